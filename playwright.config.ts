@@ -1,0 +1,47 @@
+import { defineConfig, devices } from '@playwright/test';
+import { findChromium } from './scripts/find-chromium.ts';
+
+const port = Number(process.env.E2E_PORT ?? 5181);
+const executablePath = findChromium() ?? undefined;
+
+export default defineConfig({
+  testDir: 'e2e',
+  testIgnore: ['**/proxy/**'],
+  outputDir: 'test-results',
+  fullyParallel: true,
+  workers: process.env.CI ? 2 : undefined,
+  retries: 0,
+  forbidOnly: !!process.env.CI,
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
+  use: {
+    baseURL: `http://localhost:${port}/`,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        ...devices['Desktop Chrome'],
+        launchOptions: {
+          executablePath,
+          args: [
+            '--disable-gpu',
+            '--disable-quic',
+            '--disable-background-networking',
+            '--no-first-run',
+          ],
+        },
+      },
+    },
+  ],
+  webServer: {
+    command: 'node --import tsx server/start.ts',
+    url: `http://localhost:${port}/config.json`,
+    reuseExistingServer: !process.env.CI,
+    timeout: 120_000,
+    env: { PORT: String(port), MOCK_SIMULATOR_SECONDS: '0' },
+  },
+});

@@ -1,0 +1,160 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { type Context, Hono } from 'hono';
+import { proxy } from 'hono/proxy';
+
+export interface Upstream {
+  /** Root of a real Reflexio server, e.g. `https://reflexio.internal`; `/api/...` is appended. */
+  url: string;
+  /** Added as `Authorization: Bearer …` server-side, so the key never reaches the browser. */
+  apiKey?: string;
+}
+
+export interface PortalOptions {
+  /** Public sub-path the portal is served under, with leading and trailing slash (default `/`). */
+  basePath?: string;
+  /** The built portal (`dist/`); omit to serve the API only (dev mode lets Vite serve the rest). */
+  distDir?: string;
+  /** Handles `/api/…` and `/__mock/…` (the mock backend's `app.fetch`). */
+  mock?: { fetch: (request: Request, env?: unknown) => Response | Promise<Response> };
+  upstream?: Upstream;
+  /** Value of CSP `frame-ancestors` (default `'self'`). */
+  frameAncestors?: string;
+}
+
+export function normalizeBasePath(value: string | undefined): string {
+  const trimmed = (value ?? '/').trim();
+  const withLeading = trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+  return withLeading.endsWith('/') ? withLeading : `${withLeading}/`;
+}
+
+export function contentSecurityPolicy(frameAncestors = "'self'"): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    `frame-ancestors ${frameAncestors}`,
+  ].join('; ');
+}
+
+const HOP_BY_HOP = ['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'host', 'cookie'];
+
+export function createPortalApp(options: PortalOptions): Hono {
+  const basePath = normalizeBasePath(options.basePath);
+  const app = new Hono();
+  const csp = contentSecurityPolicy(options.frameAncestors);
+
+  // Everything below works on paths relative to the base path.
+  const stripBase = (pathname: string): string | null => {
+    if (basePath === '/') return pathname;
+    if (`${pathname}/` === basePath) return '/';
+    return pathname.startsWith(basePath) ? `/${pathname.slice(basePath.length)}` : null;
+  };
+
+  const forwardToMock = (c: Context, innerPath: string) => {
+    if (!options.mock) return c.json({ detail: 'Not Found' }, 404);
+    const url = new URL(c.req.url);
+    url.pathname = innerPath;
+    return options.mock.fetch(new Request(url, c.req.raw), c.env);
+  };
+
+  const forwardToUpstream = async (c: Context, upstream: Upstream, innerPath: string) => {
+    const url = new URL(c.req.url);
+    const target = new URL(innerPath + url.search, upstream.url);
+    const headers: Record<string, string | undefined> = {};
+    c.req.raw.headers.forEach((value, key) => {
+      if (!HOP_BY_HOP.includes(key)) headers[key] = value;
+    });
+    if (upstream.apiKey) headers.authorization = `Bearer ${upstream.apiKey}`;
+    try {
+      return await proxy(target, { raw: c.req.raw, headers });
+    } catch {
+      return c.json(
+        { detail: 'The Reflexio server could not be reached from the portal server.' },
+        502,
+      );
+    }
+  };
+
+  app.use('*', async (c, next) => {
+    await next();
+    c.header('X-Content-Type-Options', 'nosniff');
+    c.header('Referrer-Policy', 'same-origin');
+  });
+
+  app.all('*', async (c, next) => {
+    const inner = stripBase(new URL(c.req.url).pathname);
+    if (inner === null) {
+      if (c.req.method === 'GET' && basePath !== '/' && new URL(c.req.url).pathname === '/') {
+        return c.redirect(basePath, 302);
+      }
+      return c.text('Not found: the portal is served under ' + basePath, 404);
+    }
+    if (inner === '/api' || inner.startsWith('/api/')) {
+      return options.upstream
+        ? forwardToUpstream(c, options.upstream, inner)
+        : forwardToMock(c, inner);
+    }
+    if (inner.startsWith('/__mock')) {
+      if (options.upstream)
+        return c.json({ detail: 'The mock is off: this portal talks to a real Reflexio.' }, 404);
+      return forwardToMock(c, inner);
+    }
+    return next();
+  });
+
+  const distDir = options.distDir;
+  if (!distDir) return app;
+
+  let indexHtml: Promise<string> | null = null;
+  const renderIndex = () => {
+    indexHtml ??= readFile(path.join(distDir, 'index.html'), 'utf8').then((html) =>
+      html.replace('<base href="/" />', `<base href="${basePath}" />`),
+    );
+    return indexHtml;
+  };
+
+  const sendIndex = async (c: Context) =>
+    c.html(await renderIndex(), 200, {
+      'Cache-Control': 'no-store',
+      'Content-Security-Policy': csp,
+    });
+
+  app.get('*', async (c, next) => {
+    const inner = stripBase(new URL(c.req.url).pathname);
+    return inner === '/' || inner === '/index.html' ? sendIndex(c) : next();
+  });
+
+  app.get(
+    '*',
+    serveStatic({
+      root: path.relative(process.cwd(), distDir) || '.',
+      rewriteRequestPath: (requestPath) => stripBase(requestPath) ?? requestPath,
+      onFound: (filePath, c) => {
+        if (filePath.includes(`${path.sep}assets${path.sep}`) || filePath.includes('/assets/')) {
+          c.header('Cache-Control', 'public, max-age=31536000, immutable');
+        } else {
+          c.header('Cache-Control', 'no-store');
+        }
+      },
+    }),
+  );
+
+  // Anything else is a route of the single-page app: index.html with the base path filled in.
+  app.get('*', async (c) => {
+    const inner = stripBase(new URL(c.req.url).pathname) ?? '/';
+    if (/\.[a-z0-9]+$/i.test(inner) && !inner.startsWith('/questions')) {
+      return c.text('Not found', 404, { 'Cache-Control': 'no-store' });
+    }
+    return sendIndex(c);
+  });
+
+  return app;
+}
