@@ -1,0 +1,100 @@
+import AxeBuilder from '@axe-core/playwright';
+import { type APIRequestContext, test as base, expect, type Page } from '@playwright/test';
+
+/** The mock backend's control surface, scoped to this test's own tenant (its own store, clock and faults). */
+export class MockControl {
+  constructor(
+    private readonly request: APIRequestContext,
+    readonly tenant: string,
+  ) {}
+
+  async call<T = unknown>(
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    data?: unknown,
+  ): Promise<T> {
+    const response = await this.request.fetch(`__mock/${path}`, {
+      method,
+      headers: { 'x-mock-tenant': this.tenant },
+      data,
+    });
+    if (!response.ok())
+      throw new Error(`mock ${method} ${path}: ${response.status()} ${await response.text()}`);
+    const text = await response.text();
+    return (text ? JSON.parse(text) : null) as T;
+  }
+
+  reset(seed: 'demo' | 'empty' = 'demo') {
+    return this.call('POST', 'reset', { seed });
+  }
+
+  /** Creates a question as an agent's ask_human would. */
+  async ask(question: Record<string, unknown>): Promise<{ id: string; question_text: string }> {
+    const { call } = await this.call<{ call: { id: string; question_text: string } }>(
+      'POST',
+      'questions',
+      question,
+    );
+    return call;
+  }
+
+  /** Acts on a question as another reviewer would. */
+  asOtherReviewer(
+    id: string,
+    action: 'resolve' | 'answer' | 'not_applicable' | 'cancel' | 'expire',
+    body?: unknown,
+  ) {
+    return this.call('POST', `questions/${id}/${action}`, body ?? {});
+  }
+
+  remove(id: string) {
+    return this.call('DELETE', `questions/${id}`);
+  }
+
+  fault(fault: Record<string, unknown>) {
+    return this.call('POST', 'faults', fault);
+  }
+
+  clearFaults() {
+    return this.call('DELETE', 'faults');
+  }
+
+  async calls(): Promise<Array<Record<string, unknown> & { id: string; status: string }>> {
+    const state = await this.call<{
+      calls: Array<Record<string, unknown> & { id: string; status: string }>;
+    }>('GET', 'state');
+    return state.calls;
+  }
+
+  async find(id: string) {
+    return (await this.calls()).find((c) => c.id === id);
+  }
+}
+
+export const test = base.extend<{ mock: MockControl }>({
+  mock: async ({ context, request, baseURL }, use, testInfo) => {
+    const tenant = `e2e-${testInfo.testId}-${testInfo.repeatEachIndex}-${testInfo.retry}`;
+    if (!baseURL) throw new Error('baseURL is not set');
+    await context.addCookies([{ name: 'mock_tenant', value: tenant, url: baseURL }]);
+    const control = new MockControl(request, tenant);
+    await control.reset();
+    await use(control);
+  },
+});
+
+export { expect };
+
+/** An axe scan with no violations allowed. */
+export async function expectNoA11yViolations(page: Page, include?: string) {
+  let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
+  if (include) builder = builder.include(include);
+  const results = await builder.analyze();
+  const summary = results.violations.map(
+    (v) =>
+      `${v.id}: ${v.help} (${v.nodes
+        .map((n) => n.target.join(' '))
+        .slice(0, 3)
+        .join(' | ')})`,
+  );
+  expect(summary).toEqual([]);
+}

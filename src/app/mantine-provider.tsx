@@ -1,0 +1,20 @@
+import { MantineProvider } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { theme } from './theme';
+
+/**
+ * Mantine without its injected <style> tags: the same CSS ships as `theme.generated.css`, so the
+ * portal runs under a Content-Security-Policy with `style-src 'self'`.
+ */
+export function AppMantineProvider({ children }: { children: ReactNode }) {
+  return (
+    <MantineProvider
+      theme={theme}
+      defaultColorScheme="auto"
+      withCssVariables={false}
+      withGlobalClasses={false}
+    >
+      {children}
+    </MantineProvider>
+  );
+}

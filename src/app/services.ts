@@ -1,0 +1,37 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { RuntimeConfig } from '@/config/runtime-config';
+import { createReflexioSource } from '@/features/questions/api/requests';
+import type { QuestionSource } from '@/features/questions/api/source';
+import { createApiClient } from '@/lib/api-client';
+import { createQueryClient } from '@/lib/query-client';
+import { createSessionStore, type SessionStore } from '@/lib/session-store';
+
+export interface Services {
+  session: SessionStore;
+  source: QuestionSource;
+  queryClient: QueryClient;
+}
+
+/** Resolves the API root against the page's base, so `api` means `<sub-path>/api/`. */
+export function apiRootUrl(config: RuntimeConfig, baseUrl: URL): URL {
+  const raw = config.apiBaseUrl.endsWith('/') ? config.apiBaseUrl : `${config.apiBaseUrl}/`;
+  return new URL(raw, baseUrl);
+}
+
+export function createServices(
+  config: RuntimeConfig,
+  baseUrl: URL,
+  options: { fetchImpl?: typeof fetch; retries?: boolean } = {},
+): Services {
+  const session = createSessionStore();
+  const client = createApiClient({
+    baseUrl: apiRootUrl(config, baseUrl),
+    headers: () => ({ ...config.headers }),
+    fetchImpl: options.fetchImpl,
+  });
+  return {
+    session,
+    source: createReflexioSource(client),
+    queryClient: createQueryClient(session, { retries: options.retries }),
+  };
+}

@@ -1,0 +1,99 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { isApiError } from '@/lib/api-client';
+import { findCachedQuestion, forgetQuestion, writeQuestion } from './cache';
+import { questionKeys } from './queries';
+import { NOT_APPLICABLE_ANSWER, type Question } from './schemas';
+import { type QuestionSource, useQuestionSource } from './source';
+
+interface ActionSpec<TVars extends { id: string }> {
+  kind: string;
+  send: (source: QuestionSource, vars: TVars) => Promise<Question>;
+  /** What the question will look like if the server agrees; shown at once, rolled back on failure. */
+  optimistic: (question: Question, vars: TVars, now: number) => Question;
+}
+
+function useQuestionAction<TVars extends { id: string }>(spec: ActionSpec<TVars>) {
+  const source = useQuestionSource();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: ['questions', 'action', spec.kind],
+    mutationFn: (vars: TVars) => spec.send(source, vars),
+    onMutate: async (vars) => {
+      // A poll landing now would overwrite the optimistic state with the old one.
+      await queryClient.cancelQueries({ queryKey: questionKeys.all });
+      const snapshot = queryClient.getQueriesData({ queryKey: questionKeys.all });
+      const current = findCachedQuestion(queryClient, vars.id);
+      if (current) writeQuestion(queryClient, spec.optimistic(current, vars, Date.now()));
+      return { snapshot };
+    },
+    onError: (error, vars, context) => {
+      for (const [queryKey, data] of context?.snapshot ?? [])
+        queryClient.setQueryData(queryKey, data);
+      if (isApiError(error) && error.kind === 'not-found') forgetQuestion(queryClient, vars.id);
+    },
+    onSuccess: (question) => writeQuestion(queryClient, question),
+    onSettled: (_data, error, vars) => {
+      // The response already holds the new record; refetch in the background for what it changed
+      // elsewhere (superseded rows, counts) and, after a conflict, for what the question is now.
+      void queryClient.invalidateQueries({ queryKey: questionKeys.lists() });
+      if (error) void queryClient.invalidateQueries({ queryKey: questionKeys.detail(vars.id) });
+    },
+  });
+}
+
+function resolvedNow(question: Question, result: Record<string, unknown>, now: number): Question {
+  return { ...question, status: 'resolved', result, resolvedAt: now };
+}
+
+export interface ResolveVars {
+  id: string;
+  result: Record<string, unknown>;
+  validForSeconds?: number;
+}
+
+export function useResolveQuestion() {
+  return useQuestionAction<ResolveVars>({
+    kind: 'resolve',
+    send: (source, { id, result, validForSeconds }) =>
+      source.resolve(id, { result, validForSeconds }),
+    optimistic: (question, { result }, now) => resolvedNow(question, result, now),
+  });
+}
+
+export interface AnswerVars {
+  id: string;
+  answer: string;
+  validForSeconds?: number;
+}
+
+export function useUpdateAnswer() {
+  return useQuestionAction<AnswerVars>({
+    kind: 'update-answer',
+    send: (source, { id, answer, validForSeconds }) =>
+      source.updateAnswer(id, { answer, validForSeconds }),
+    optimistic: (question, { answer }, now) =>
+      resolvedNow(question, { answer: answer.trim() }, now),
+  });
+}
+
+export interface NotApplicableVars {
+  id: string;
+  validForSeconds?: number;
+}
+
+export function useMarkNotApplicable() {
+  return useQuestionAction<NotApplicableVars>({
+    kind: 'not-applicable',
+    send: (source, { id, validForSeconds }) => source.markNotApplicable(id, { validForSeconds }),
+    optimistic: (question, _vars, now) =>
+      resolvedNow(question, { answer: NOT_APPLICABLE_ANSWER, not_applicable: true }, now),
+  });
+}
+
+export function useCancelQuestion() {
+  return useQuestionAction<{ id: string }>({
+    kind: 'cancel',
+    send: (source, { id }) => source.cancel(id),
+    optimistic: (question) => ({ ...question, status: 'cancelled' }),
+  });
+}

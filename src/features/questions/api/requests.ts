@@ -1,0 +1,61 @@
+import { type ApiClient, parseResponse } from '@/lib/api-client';
+import {
+  answerBodySchema,
+  notApplicableBodySchema,
+  parseQuestionList,
+  pendingToolCallListSchema,
+  pendingToolCallSchema,
+  resolveBodySchema,
+  toQuestion,
+} from './schemas';
+import type { QuestionSource } from './source';
+
+const BASE = 'pending_tool_calls';
+
+function callPath(id: string, action?: string): string {
+  const path = `${BASE}/${encodeURIComponent(id)}`;
+  return action ? `${path}/${action}` : path;
+}
+
+/** Reflexio's pending tool calls API as a question source. */
+export function createReflexioSource(client: ApiClient): QuestionSource {
+  async function record(
+    path: string,
+    method: 'GET' | 'POST' | 'PATCH',
+    body?: unknown,
+    signal?: AbortSignal,
+  ) {
+    const data = await client.request(path, { method, body, signal });
+    return toQuestion(parseResponse(pendingToolCallSchema, data, { method, url: path }));
+  }
+
+  return {
+    key: `reflexio:${client.baseUrl}`,
+    label: 'Reflexio',
+    async list({ status, limit }, signal) {
+      const data = await client.request(BASE, { query: { status, limit }, signal });
+      const parsed = parseResponse(pendingToolCallListSchema, data, { method: 'GET', url: BASE });
+      return parseQuestionList(parsed.pending_tool_calls ?? [], limit);
+    },
+    get: (id, signal) => record(callPath(id), 'GET', undefined, signal),
+    resolve: async (id, { result, validForSeconds }) =>
+      record(
+        callPath(id, 'resolve'),
+        'POST',
+        resolveBodySchema.parse({ result, valid_for_seconds: validForSeconds }),
+      ),
+    updateAnswer: async (id, { answer, validForSeconds }) =>
+      record(
+        callPath(id, 'answer'),
+        'PATCH',
+        answerBodySchema.parse({ answer, valid_for_seconds: validForSeconds }),
+      ),
+    markNotApplicable: async (id, { validForSeconds }) =>
+      record(
+        callPath(id, 'not_applicable'),
+        'POST',
+        notApplicableBodySchema.parse({ valid_for_seconds: validForSeconds }),
+      ),
+    cancel: (id) => record(callPath(id, 'cancel'), 'POST'),
+  };
+}

@@ -1,0 +1,150 @@
+import { z } from 'zod';
+
+export const questionStatuses = [
+  'pending',
+  'resolved',
+  'expired',
+  'superseded',
+  'cancelled',
+] as const;
+export const questionStatusSchema = z.enum(questionStatuses);
+export type QuestionStatus = z.infer<typeof questionStatusSchema>;
+
+export const ASK_HUMAN = 'ask_human';
+export const NOT_APPLICABLE_ANSWER = 'User does not have information about this question.';
+
+const isoTimestamp = z
+  .string()
+  .nullish()
+  .transform((value, ctx) => {
+    if (value == null) return null;
+    const ms = Date.parse(value);
+    if (Number.isNaN(ms)) {
+      ctx.addIssue({ code: 'custom', message: `not a date: ${value.slice(0, 40)}` });
+      return z.NEVER;
+    }
+    return ms;
+  });
+
+const jsonObject = z.record(z.string(), z.unknown());
+
+/**
+ * Reflexio's `PendingToolCallResponse`. Lenient where the API is: every field but `id` may be
+ * missing or null, and unknown keys pass through.
+ */
+export const pendingToolCallSchema = z.looseObject({
+  id: z.string().min(1),
+  org_id: z.string().nullish(),
+  scope: jsonObject.nullish(),
+  scope_hash: z.string().nullish(),
+  tool_name: z.string().nullish(),
+  dedup_key: z.string().nullish(),
+  status: questionStatusSchema.nullish(),
+  question_text: z.string().nullish(),
+  user_id: z.string().nullish(),
+  args: jsonObject.nullish(),
+  tags: z.array(z.string()).nullish(),
+  answer_format: z.string().nullish(),
+  result: jsonObject.nullish(),
+  superseded_by: z.string().nullish(),
+  created_at: isoTimestamp,
+  resolved_at: isoTimestamp,
+  expires_at: isoTimestamp,
+  cache_until: isoTimestamp,
+  valid_until: isoTimestamp,
+});
+export type PendingToolCall = z.infer<typeof pendingToolCallSchema>;
+
+export const pendingToolCallListSchema = z.looseObject({
+  pending_tool_calls: z.array(z.unknown()).nullish(),
+});
+
+/** The portal's own record: what every question source maps its data to. */
+export interface Question {
+  id: string;
+  status: QuestionStatus;
+  toolName: string;
+  questionText: string;
+  userId: string | null;
+  tags: string[];
+  answerFormat: string | null;
+  args: Record<string, unknown> | null;
+  scope: Record<string, unknown> | null;
+  result: Record<string, unknown> | null;
+  supersededBy: string | null;
+  createdAt: number | null;
+  resolvedAt: number | null;
+  expiresAt: number | null;
+  validUntil: number | null;
+}
+
+export function toQuestion(call: PendingToolCall): Question {
+  const args = call.args ?? null;
+  const argQuestion = typeof args?.question === 'string' ? args.question : '';
+  return {
+    id: call.id,
+    // A record without a status is shown as pending only if nothing says otherwise.
+    status: call.status ?? (call.resolved_at != null ? 'resolved' : 'pending'),
+    toolName: call.tool_name ?? ASK_HUMAN,
+    questionText: call.question_text ?? argQuestion,
+    userId: call.user_id ?? null,
+    tags: call.tags ?? [],
+    answerFormat: call.answer_format ?? null,
+    args,
+    scope: call.scope ?? null,
+    result: call.result ?? null,
+    supersededBy: call.superseded_by ?? null,
+    createdAt: call.created_at,
+    resolvedAt: call.resolved_at,
+    expiresAt: call.expires_at,
+    validUntil: call.valid_until,
+  };
+}
+
+/** A record the server sent that the portal could not read; shown flagged, never dropped silently. */
+export interface UnreadableRecord {
+  index: number;
+  id: string | null;
+  problems: string[];
+}
+
+export interface QuestionList {
+  questions: Question[];
+  unreadable: UnreadableRecord[];
+  /** The server returned as many rows as asked for: there may be more. */
+  truncated: boolean;
+}
+
+export function parseQuestionList(items: unknown[], limit: number): QuestionList {
+  const questions: Question[] = [];
+  const unreadable: UnreadableRecord[] = [];
+  items.forEach((item, index) => {
+    const parsed = pendingToolCallSchema.safeParse(item);
+    if (parsed.success) {
+      questions.push(toQuestion(parsed.data));
+      return;
+    }
+    const rawId = typeof item === 'object' && item !== null ? (item as { id?: unknown }).id : null;
+    unreadable.push({
+      index,
+      id: typeof rawId === 'string' ? rawId : null,
+      problems: parsed.error.issues.map(
+        (issue) => `${issue.path.join('.') || 'record'}: ${issue.message}`,
+      ),
+    });
+  });
+  return { questions, unreadable, truncated: items.length >= limit };
+}
+
+// What the portal sends: strict.
+export const validForSecondsSchema = z.number().int().positive();
+
+export const resolveBodySchema = z
+  .object({ result: jsonObject, valid_for_seconds: validForSecondsSchema.optional() })
+  .strict();
+export const answerBodySchema = z
+  .object({ answer: z.string().trim().min(1), valid_for_seconds: validForSecondsSchema.optional() })
+  .strict();
+export const notApplicableBodySchema = z
+  .object({ valid_for_seconds: validForSecondsSchema.optional() })
+  .strict();

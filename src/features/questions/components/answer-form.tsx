@@ -1,0 +1,293 @@
+import {
+  Anchor,
+  Button,
+  Collapse,
+  CopyButton,
+  Group,
+  Text,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { type FormEvent, useId, useState } from 'react';
+import { isApiError } from '@/lib/api-client';
+import { describeSeconds } from '@/lib/format-time';
+import { useResolveQuestion, useUpdateAnswer } from '../api/mutations';
+import type { Question } from '../api/schemas';
+import { useDraft } from '../hooks/use-drafts';
+import {
+  checkAnswer,
+  checkJsonResult,
+  MAX_ANSWER_LENGTH,
+  parseValidFor,
+  quickAnswers,
+} from '../utils/answer-format';
+import { answerText, isNotApplicable } from '../utils/status';
+import { ActionError } from './action-error';
+import classes from './answer-form.module.css';
+import { DraftStatus } from './draft-status';
+
+export type AnswerMode = 'answer' | 'edit' | 'json';
+
+export interface AnswerFormProps {
+  question: Question;
+  mode: AnswerMode;
+  /** Why the question can no longer take this answer (expired, cancelled…); the text stays, read-only. */
+  closedReason: string | null;
+  /** Other actions (Not applicable, Cancel) rendered beside the submit button. */
+  extraActions?: React.ReactNode;
+  busy: boolean;
+  onPendingChange: (pending: boolean) => void;
+  onDone: (question: Question) => void;
+}
+
+const submitLabels: Record<AnswerMode, string> = {
+  answer: 'Answer',
+  edit: 'Edit answer',
+  json: 'Resolve',
+};
+
+function initialText(question: Question, mode: AnswerMode): string {
+  if (mode === 'edit') return isNotApplicable(question) ? '' : (answerText(question) ?? '');
+  return '';
+}
+
+export function AnswerForm({
+  question,
+  mode,
+  closedReason,
+  extraActions,
+  busy,
+  onPendingChange,
+  onDone,
+}: AnswerFormProps) {
+  const draft = useDraft(question.id);
+  const baseline = initialText(question, mode);
+  const [text, setText] = useState(() => draft.draft?.text ?? baseline);
+  const [validFor, setValidFor] = useState('');
+  const [advanced, setAdvanced] = useState(false);
+  const [fieldError, setFieldError] = useState<string | null>(null);
+  const [validForError, setValidForError] = useState<string | null>(null);
+  const [serverError, setServerError] = useState<unknown>(null);
+  const resolve = useResolveQuestion();
+  const update = useUpdateAnswer();
+  const mutation = mode === 'edit' ? update : resolve;
+  const advancedId = useId();
+  const formats = mode === 'json' ? [] : quickAnswers(question.answerFormat);
+  const closed = closedReason !== null;
+
+  const change = (value: string) => {
+    setText(value);
+    setFieldError(null);
+    if (value === baseline) draft.discard();
+    else draft.save(value);
+  };
+
+  const submit = (event?: FormEvent) => {
+    event?.preventDefault();
+    if (closed || mutation.isPending) return;
+    setServerError(null);
+    const validity = parseValidFor(validFor);
+    setValidForError(validity.ok ? null : validity.message);
+    if (!validity.ok) setAdvanced(true);
+
+    let send: () => void;
+    if (mode === 'json') {
+      const check = checkJsonResult(text);
+      setFieldError(check.ok ? null : check.message);
+      if (!check.ok || !validity.ok) return;
+      send = () =>
+        resolve.mutate(
+          { id: question.id, result: check.result, validForSeconds: validity.seconds },
+          callbacks,
+        );
+    } else {
+      const check = checkAnswer(text);
+      let message = check.ok ? null : check.message;
+      if (
+        check.ok &&
+        mode === 'edit' &&
+        check.answer === baseline.trim() &&
+        validity.ok &&
+        validity.seconds === undefined
+      ) {
+        message = 'This is already the answer. Change it first, or close the question.';
+      }
+      setFieldError(message);
+      if (!check.ok || message || !validity.ok) return;
+      send =
+        mode === 'edit'
+          ? () =>
+              update.mutate(
+                { id: question.id, answer: check.answer, validForSeconds: validity.seconds },
+                callbacks,
+              )
+          : () =>
+              resolve.mutate(
+                {
+                  id: question.id,
+                  result: { answer: check.answer },
+                  validForSeconds: validity.seconds,
+                },
+                callbacks,
+              );
+    }
+    onPendingChange(true);
+    send();
+  };
+
+  const callbacks = {
+    onSuccess: (updated: Question) => {
+      draft.discard();
+      notifications.show({
+        color: 'green',
+        title: mode === 'edit' ? 'Answer changed' : mode === 'json' ? 'Result sent' : 'Answer sent',
+        message: 'The agent will resume with it.',
+      });
+      onDone(updated);
+    },
+    onError: (error: unknown) => {
+      setServerError(error);
+      if (isApiError(error) && error.kind === 'validation') {
+        for (const field of error.fieldErrors) {
+          if (field.field.startsWith('valid_for_seconds')) {
+            setValidForError(field.message);
+            setAdvanced(true);
+          } else if (field.field.startsWith('answer') || field.field.startsWith('result')) {
+            setFieldError(field.message);
+          }
+        }
+        if (error.fieldErrors.length === 0 && error.detail) setFieldError(error.detail);
+      }
+    },
+    onSettled: () => onPendingChange(false),
+  };
+
+  const label = mode === 'json' ? 'Result (JSON)' : 'Answer';
+  const description =
+    mode === 'json'
+      ? `The ${question.toolName} tool waits for a JSON object as its result.`
+      : question.answerFormat
+        ? `Expected format: ${question.answerFormat}`
+        : undefined;
+  const near = text.length > MAX_ANSWER_LENGTH * 0.8;
+
+  return (
+    <form
+      onSubmit={submit}
+      noValidate
+      className={classes.form}
+      aria-label={mode === 'edit' ? 'Edit the answer' : 'Answer the question'}
+    >
+      {formats.length > 0 && !closed && (
+        <Group gap={6} role="group" aria-label="Quick answers">
+          <Text size="sm" c="dimmed">
+            Quick answer:
+          </Text>
+          {formats.map((option) => (
+            <Button
+              key={option}
+              size="compact-sm"
+              variant="default"
+              onClick={() => change(option)}
+              disabled={mutation.isPending}
+            >
+              {option}
+            </Button>
+          ))}
+        </Group>
+      )}
+      <Textarea
+        label={label}
+        description={description}
+        className={classes.textarea}
+        value={text}
+        onChange={(event) => change(event.currentTarget.value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+            event.preventDefault();
+            submit();
+          }
+        }}
+        autosize
+        minRows={mode === 'json' ? 5 : 3}
+        maxRows={16}
+        error={fieldError}
+        readOnly={closed}
+        data-autofocus={!closed || undefined}
+        ff={mode === 'json' ? 'monospace' : undefined}
+        spellCheck={mode !== 'json'}
+        dir="auto"
+      />
+      <div className={classes.footer}>
+        <DraftStatus
+          draft={draft}
+          dirty={text !== baseline}
+          onDiscard={() => {
+            draft.discard();
+            setText(baseline);
+            setFieldError(null);
+          }}
+        />
+        <Group gap="xs">
+          {near && (
+            <Text size="xs" c={text.length > MAX_ANSWER_LENGTH ? 'red.8' : 'dimmed'}>
+              {text.length.toLocaleString('en')} / {MAX_ANSWER_LENGTH.toLocaleString('en')}
+            </Text>
+          )}
+          {closed && text && (
+            <CopyButton value={text}>
+              {({ copied, copy }) => (
+                <Button size="compact-sm" variant="default" onClick={copy}>
+                  {copied ? 'Copied' : 'Copy text'}
+                </Button>
+              )}
+            </CopyButton>
+          )}
+          {!closed && (
+            <Anchor
+              component="button"
+              type="button"
+              size="sm"
+              onClick={() => setAdvanced((open) => !open)}
+              aria-expanded={advanced}
+              aria-controls={advancedId}
+            >
+              {advanced ? 'Hide advanced' : 'Advanced'}
+            </Anchor>
+          )}
+        </Group>
+      </div>
+      <Collapse expanded={advanced && !closed} id={advancedId}>
+        <TextInput
+          label="Answer valid for (seconds)"
+          description={
+            parseValidFor(validFor).ok && validFor.trim()
+              ? `How long later agent runs may reuse this answer: ${describeSeconds(Number(validFor))}.`
+              : 'How long later agent runs may reuse this answer. Empty means the server default (30 days).'
+          }
+          inputMode="numeric"
+          value={validFor}
+          onChange={(event) => {
+            setValidFor(event.currentTarget.value);
+            setValidForError(null);
+          }}
+          error={validForError}
+          maw={360}
+        />
+      </Collapse>
+      {serverError !== null && <ActionError error={serverError} />}
+      {!closed && (
+        <Group gap="xs">
+          <Button type="submit" loading={mutation.isPending} disabled={busy && !mutation.isPending}>
+            {submitLabels[mode]}
+          </Button>
+          {extraActions}
+          <Text size="xs" c="dimmed" visibleFrom="sm">
+            Ctrl/⌘ + Enter sends
+          </Text>
+        </Group>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,107 @@
+import { Alert, Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { IconAlertTriangle, IconFilterOff, IconInbox } from '@tabler/icons-react';
+import { describeError } from '@/lib/describe-error';
+import type { StatusFilter } from '../utils/filters';
+
+export function ListLoading() {
+  return (
+    <Stack gap={0} aria-busy="true" aria-label="Loading questions">
+      <Text className="visually-hidden" role="status">
+        Loading questions…
+      </Text>
+      {[0, 1, 2, 3, 4].map((i) => (
+        <Stack key={i} gap={8} p="md">
+          <Skeleton height={18} width="30%" />
+          <Skeleton height={14} />
+          <Skeleton height={12} width="50%" />
+        </Stack>
+      ))}
+    </Stack>
+  );
+}
+
+const emptyText: Record<StatusFilter, { title: string; body: string }> = {
+  pending: {
+    title: 'No questions are waiting',
+    body: 'No agent is blocked on a person right now. New questions appear here on their own.',
+  },
+  resolved: { title: 'No answered questions', body: 'Answered questions show up here.' },
+  expired: {
+    title: 'No expired questions',
+    body: 'Questions nobody answered in time show up here.',
+  },
+  superseded: {
+    title: 'No superseded questions',
+    body: 'Answers replaced by newer ones show up here.',
+  },
+  cancelled: {
+    title: 'No cancelled questions',
+    body: 'Questions cancelled without an answer show up here.',
+  },
+  all: {
+    title: 'No questions yet',
+    body: 'When an agent asks a person something, it appears here.',
+  },
+};
+
+export function ListEmpty({ status }: { status: StatusFilter }) {
+  const text = emptyText[status];
+  return (
+    <Stack align="center" gap="xs" py={48} px="md" ta="center" data-testid="list-empty">
+      <IconInbox size={40} stroke={1.4} aria-hidden />
+      <Title order={2} size="h4">
+        {text.title}
+      </Title>
+      <Text c="dimmed" maw={420}>
+        {text.body}
+      </Text>
+    </Stack>
+  );
+}
+
+export function ListFilteredOut({ onClear }: { onClear: () => void }) {
+  return (
+    <Stack align="center" gap="xs" py={48} px="md" ta="center" data-testid="list-filtered-out">
+      <IconFilterOff size={40} stroke={1.4} aria-hidden />
+      <Title order={2} size="h4">
+        No questions match these filters
+      </Title>
+      <Text c="dimmed">Try other words, or clear the search, tag and user filters.</Text>
+      <Button variant="light" onClick={onClear}>
+        Clear filters
+      </Button>
+    </Stack>
+  );
+}
+
+export function ListFailed({
+  error,
+  onRetry,
+  retrying,
+}: {
+  error: unknown;
+  onRetry: () => void;
+  retrying: boolean;
+}) {
+  const { title, message } = describeError(error);
+  return (
+    <Paper p="lg" data-testid="list-failed">
+      <Alert
+        color="red"
+        variant="light"
+        icon={<IconAlertTriangle aria-hidden />}
+        title={`Questions could not be loaded: ${title.toLowerCase()}`}
+        role="alert"
+      >
+        <Stack gap="sm">
+          <Text size="sm">{message}</Text>
+          <Group>
+            <Button size="xs" color="red" variant="filled" onClick={onRetry} loading={retrying}>
+              Try again
+            </Button>
+          </Group>
+        </Stack>
+      </Alert>
+    </Paper>
+  );
+}

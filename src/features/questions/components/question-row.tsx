@@ -1,0 +1,116 @@
+import { Badge, Text } from '@mantine/core';
+import { IconPencil } from '@tabler/icons-react';
+import { memo } from 'react';
+import { Link } from 'react-router';
+import { TimeAgo } from '@/components/time-ago';
+import { useHasPassed } from '@/lib/clock';
+import type { Question } from '../api/schemas';
+import { isAskHuman, isNotApplicable, resultSummary } from '../utils/status';
+import { truncateText } from '../utils/text';
+import { Countdown } from './countdown';
+import classes from './question-row.module.css';
+import { StatusBadge } from './status-badge';
+
+export interface QuestionRowProps {
+  question: Question;
+  isNew: boolean;
+  hasDraft: boolean;
+  isOpen: boolean;
+  /** The list's query string, kept when the drawer opens so closing it returns to the same view. */
+  search: string;
+}
+
+export const QuestionRow = memo(function QuestionRow({
+  question,
+  isNew,
+  hasDraft,
+  isOpen,
+  search,
+}: QuestionRowProps) {
+  const overdue = useHasPassed(question.status === 'pending' ? question.expiresAt : null);
+  const closed = question.status !== 'pending' || overdue;
+  const summary = resultSummary(question);
+  return (
+    <li
+      className={classes.row}
+      data-question-id={question.id}
+      data-open={isOpen || undefined}
+      data-closed={closed || undefined}
+    >
+      <div className={classes.top}>
+        <StatusBadge question={question} />
+        {isNew && (
+          <Badge size="sm" variant="filled" color="indigo" radius="sm">
+            New
+          </Badge>
+        )}
+        {hasDraft && (
+          <Badge
+            size="sm"
+            variant="outline"
+            color="gray"
+            radius="sm"
+            leftSection={<IconPencil size={12} aria-hidden />}
+          >
+            Draft
+          </Badge>
+        )}
+        {!isAskHuman(question) && (
+          <Badge
+            size="sm"
+            variant="default"
+            radius="sm"
+            ff="monospace"
+            tt="none"
+            className={classes.tag}
+          >
+            {truncateText(question.toolName, 60)}
+          </Badge>
+        )}
+        {question.tags.map((tag) => (
+          <Badge
+            key={tag}
+            size="sm"
+            variant="light"
+            color="gray"
+            radius="sm"
+            tt="none"
+            className={classes.tag}
+          >
+            {truncateText(tag, 60)}
+          </Badge>
+        ))}
+      </div>
+      <Link
+        to={{ pathname: `/questions/${encodeURIComponent(question.id)}`, search }}
+        state={{ fromList: true }}
+        className={classes.link}
+        data-row-link
+      >
+        <span className={classes.text} dir="auto">
+          {truncateText(question.questionText, 400) || <em>(no question text)</em>}
+        </span>
+      </Link>
+      <div className={classes.meta}>
+        {question.userId && (
+          <span className={classes.user} title={question.userId}>
+            {truncateText(question.userId, 80)}
+          </span>
+        )}
+        {question.createdAt !== null && <TimeAgo at={question.createdAt} prefix="asked" />}
+        {question.status === 'pending' && question.expiresAt !== null && (
+          <Countdown expiresAt={question.expiresAt} />
+        )}
+        {summary !== null && (
+          <Text component="span" size="sm" className={classes.answer} dir="auto">
+            {isNotApplicable(question) ? (
+              <em>Not applicable</em>
+            ) : (
+              `Answer: ${truncateText(summary, 200)}`
+            )}
+          </Text>
+        )}
+      </div>
+    </li>
+  );
+});

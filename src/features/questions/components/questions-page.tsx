@@ -1,0 +1,227 @@
+import { Alert, Button, Group, Paper, Text, Title } from '@mantine/core';
+import { useDocumentTitle, useHotkeys } from '@mantine/hooks';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useLocation, useNavigate, useParams } from 'react-router';
+import { useNow } from '@/lib/clock';
+import { describeError } from '@/lib/describe-error';
+import type { Question } from '../api/schemas';
+import { useDraftIds } from '../hooks/use-drafts';
+import { useInboxData } from '../hooks/use-inbox-data';
+import { useInboxFilters } from '../hooks/use-inbox-filters';
+import { useNewArrivals } from '../hooks/use-new-arrivals';
+import { applyFilters, facetValues, hasNarrowingFilters } from '../utils/filters';
+import { InboxToolbar } from './inbox-toolbar';
+import { ListEmpty, ListFailed, ListFilteredOut, ListLoading } from './list-states';
+import { QuestionDrawer } from './question-drawer';
+import { QuestionRow } from './question-row';
+import classes from './questions-page.module.css';
+import { ShortcutsHelp } from './shortcuts-help';
+import { UnreadableRecords } from './unreadable-records';
+
+function PendingTitle({ pending }: { pending: Question[] | undefined }) {
+  const now = useNow();
+  const open = pending?.filter(
+    (q) => q.status === 'pending' && (q.expiresAt === null || q.expiresAt > now),
+  ).length;
+  useDocumentTitle(open ? `(${open}) Questions` : 'Questions');
+  return null;
+}
+
+function focusRow(id: string | undefined): boolean {
+  if (!id) return false;
+  const link = document.querySelector<HTMLElement>(
+    `[data-question-id="${CSS.escape(id)}"] [data-row-link]`,
+  );
+  link?.focus();
+  link?.scrollIntoView({ block: 'nearest' });
+  return !!link;
+}
+
+export function QuestionsPage() {
+  const { filters, setFilters, search } = useInboxFilters();
+  const { view, pending, all, counts } = useInboxData(filters.status);
+  const { id: openId } = useParams();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const draftIds = useDraftIds();
+  const { newIds, markSeen, markAllSeen } = useNewArrivals(pending.data?.questions);
+  const searchRef = useRef<HTMLInputElement>(null);
+  const [helpOpen, setHelpOpen] = useState(false);
+
+  const visible = useMemo(
+    () => (view.data ? applyFilters(view.data.questions, filters) : []),
+    [view.data, filters],
+  );
+  const facetSource = all.data?.questions ?? view.data?.questions ?? [];
+  const tags = useMemo(() => facetValues(facetSource, (q) => q.tags), [facetSource]);
+  const users = useMemo(
+    () => facetValues(facetSource, (q) => (q.userId ? [q.userId] : [])),
+    [facetSource],
+  );
+
+  useEffect(() => {
+    if (openId) markSeen(openId);
+  }, [openId, markSeen]);
+
+  // Closing the drawer returns focus to the row it came from, or to its neighbour if that row left.
+  const lastOpen = useRef<{ id: string; index: number } | null>(null);
+  const visibleIds = useMemo(() => visible.map((q) => q.id), [visible]);
+  useEffect(() => {
+    if (openId) {
+      lastOpen.current = { id: openId, index: Math.max(0, visibleIds.indexOf(openId)) };
+    }
+  }, [openId, visibleIds]);
+  const closeDrawer = useCallback(() => {
+    const fromList = (location.state as { fromList?: boolean } | null)?.fromList;
+    if (fromList && window.history.length > 1) navigate(-1);
+    else navigate({ pathname: '/questions', search }, { replace: true });
+    const target = lastOpen.current;
+    requestAnimationFrame(() => {
+      if (!target || focusRow(target.id)) return;
+      focusRow(visibleIds[Math.min(target.index, visibleIds.length - 1)]);
+    });
+  }, [location.state, navigate, search, visibleIds]);
+
+  const step = (delta: 1 | -1) => {
+    if (visibleIds.length === 0) return;
+    if (openId) {
+      const index = visibleIds.indexOf(openId);
+      const next =
+        visibleIds[index === -1 ? 0 : Math.min(visibleIds.length - 1, Math.max(0, index + delta))];
+      if (next && next !== openId)
+        navigate(
+          { pathname: `/questions/${encodeURIComponent(next)}`, search },
+          { replace: true, state: location.state },
+        );
+      return;
+    }
+    const focused = (document.activeElement?.closest('[data-question-id]') as HTMLElement | null)
+      ?.dataset.questionId;
+    const index = focused ? visibleIds.indexOf(focused) : -1;
+    const next =
+      index === -1
+        ? delta === 1
+          ? 0
+          : visibleIds.length - 1
+        : Math.min(visibleIds.length - 1, Math.max(0, index + delta));
+    focusRow(visibleIds[next]);
+  };
+
+  useHotkeys([
+    ['j', () => step(1)],
+    ['k', () => step(-1)],
+    [
+      '/',
+      (event) => {
+        event.preventDefault();
+        searchRef.current?.focus();
+      },
+    ],
+    ['shift+?', () => setHelpOpen(true)],
+    ['r', () => void view.refetch()],
+  ]);
+
+  const refreshFailed = view.isError && !!view.data;
+  const body = (() => {
+    if (view.data) {
+      if (view.data.questions.length === 0 && view.data.unreadable.length === 0)
+        return <ListEmpty status={filters.status} />;
+      if (visible.length === 0 && view.data.unreadable.length === 0) {
+        return hasNarrowingFilters(filters) ? (
+          <ListFilteredOut onClear={() => setFilters({ q: '', tag: null, user: null })} />
+        ) : (
+          <ListEmpty status={filters.status} />
+        );
+      }
+      return (
+        <>
+          <UnreadableRecords records={view.data.unreadable} />
+          {visible.length === 0 ? (
+            <ListFilteredOut onClear={() => setFilters({ q: '', tag: null, user: null })} />
+          ) : (
+            <ul className={classes.list} aria-label="Questions">
+              {visible.map((question) => (
+                <QuestionRow
+                  key={question.id}
+                  question={question}
+                  isNew={newIds.has(question.id)}
+                  hasDraft={draftIds.has(question.id)}
+                  isOpen={question.id === openId}
+                  search={search}
+                />
+              ))}
+            </ul>
+          )}
+        </>
+      );
+    }
+    if (view.isError)
+      return (
+        <ListFailed
+          error={view.error}
+          onRetry={() => void view.refetch()}
+          retrying={view.isFetching}
+        />
+      );
+    return <ListLoading />;
+  })();
+
+  return (
+    <div className={classes.page}>
+      <PendingTitle pending={pending.data?.questions} />
+      <Title order={2} className="visually-hidden">
+        Questions
+      </Title>
+      <InboxToolbar
+        filters={filters}
+        setFilters={setFilters}
+        counts={counts}
+        tags={tags}
+        users={users}
+        searchRef={searchRef}
+        refresh={{
+          updatedAt: view.dataUpdatedAt,
+          fetching: view.isFetching,
+          failed: refreshFailed,
+          onRefresh: () => void Promise.all([view.refetch(), pending.refetch(), all.refetch()]),
+        }}
+      />
+      {refreshFailed && (
+        <Alert color="orange" variant="light" role="status" title="Showing the last loaded list">
+          {describeError(view.error).title}. The list below may be out of date; it refreshes again
+          on its own.
+        </Alert>
+      )}
+      {newIds.size > 0 && (
+        <Paper withBorder p="xs" px="md" className={classes.banner} role="status">
+          <Text size="sm">
+            {newIds.size} new question{newIds.size === 1 ? '' : 's'} arrived.
+          </Text>
+          <Group gap="xs">
+            <Button size="compact-sm" variant="subtle" onClick={markAllSeen}>
+              Mark all seen
+            </Button>
+          </Group>
+        </Paper>
+      )}
+      <Paper withBorder radius="md">
+        {body}
+      </Paper>
+      <Text size="xs" c="dimmed" ta="center">
+        Press <kbd>?</kbd> for keyboard shortcuts
+      </Text>
+      <QuestionDrawer
+        id={openId ?? null}
+        nextId={openId ? (visibleIds[visibleIds.indexOf(openId) + 1] ?? null) : null}
+        onClose={closeDrawer}
+        onOpen={(id) =>
+          navigate(
+            { pathname: `/questions/${encodeURIComponent(id)}`, search },
+            { replace: true, state: location.state },
+          )
+        }
+      />
+      <ShortcutsHelp opened={helpOpen} onClose={() => setHelpOpen(false)} />
+    </div>
+  );
+}

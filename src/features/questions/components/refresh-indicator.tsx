@@ -1,0 +1,52 @@
+import { ActionIcon, Group, Text, Tooltip } from '@mantine/core';
+import { IconRefresh } from '@tabler/icons-react';
+import { useNow } from '@/lib/clock';
+import { formatDuration } from '@/lib/format-time';
+
+export interface RefreshIndicatorProps {
+  updatedAt: number;
+  fetching: boolean;
+  /** The last background refresh failed while older data stays on screen. */
+  failed: boolean;
+  onRefresh: () => void;
+}
+
+export function RefreshIndicator({
+  updatedAt,
+  fetching,
+  failed,
+  onRefresh,
+}: RefreshIndicatorProps) {
+  const now = useNow();
+  const age = updatedAt > 0 ? Math.max(0, now - updatedAt) : null;
+  const label =
+    age === null
+      ? 'Not loaded yet'
+      : age < 2000
+        ? 'Updated just now'
+        : `Updated ${formatDuration(age)} ago`;
+  return (
+    <Group gap={6} wrap="nowrap">
+      <Text
+        size="xs"
+        c={failed ? 'red.8' : 'dimmed'}
+        aria-live="off"
+        className="nowrap"
+        data-testid="updated-at"
+      >
+        {failed ? `Refresh failed · ${label.toLowerCase()}` : label}
+      </Text>
+      <Tooltip label="Refresh now (r)">
+        <ActionIcon
+          variant="subtle"
+          color="gray"
+          onClick={onRefresh}
+          loading={fetching}
+          aria-label="Refresh now"
+        >
+          <IconRefresh size={18} aria-hidden />
+        </ActionIcon>
+      </Tooltip>
+    </Group>
+  );
+}

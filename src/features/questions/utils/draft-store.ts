@@ -1,0 +1,84 @@
+/**
+ * Answers being typed, kept in localStorage per question and per API, so they survive closing the
+ * drawer, reloads, crashes and sign-in round trips. Removed only when the server accepted the
+ * answer or the reviewer discards the draft.
+ */
+export interface Draft {
+  text: string;
+  savedAt: number;
+}
+
+const PREFIX = 'questions-inbox:draft:v1:';
+const CHANGE_EVENT = 'questions-inbox:drafts-changed';
+
+function storage(): Storage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+function keyFor(sourceKey: string, id: string): string {
+  return `${PREFIX}${sourceKey}\u0000${id}`;
+}
+
+function notify() {
+  window.dispatchEvent(new Event(CHANGE_EVENT));
+}
+
+export function readDraft(sourceKey: string, id: string): Draft | null {
+  const raw = storage()?.getItem(keyFor(sourceKey, id));
+  if (!raw) return null;
+  try {
+    const parsed = JSON.parse(raw) as Partial<Draft>;
+    return typeof parsed.text === 'string' && typeof parsed.savedAt === 'number'
+      ? { text: parsed.text, savedAt: parsed.savedAt }
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Returns false when the browser refused to store it (quota, private mode). */
+export function writeDraft(sourceKey: string, id: string, text: string, now = Date.now()): boolean {
+  const store = storage();
+  if (!store) return false;
+  try {
+    store.setItem(keyFor(sourceKey, id), JSON.stringify({ text, savedAt: now } satisfies Draft));
+    notify();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function removeDraft(sourceKey: string, id: string): void {
+  storage()?.removeItem(keyFor(sourceKey, id));
+  notify();
+}
+
+export function draftIds(sourceKey: string): Set<string> {
+  const store = storage();
+  const ids = new Set<string>();
+  if (!store) return ids;
+  const prefix = `${PREFIX}${sourceKey}\u0000`;
+  for (let i = 0; i < store.length; i++) {
+    const key = store.key(i);
+    if (key?.startsWith(prefix)) ids.add(key.slice(prefix.length));
+  }
+  return ids;
+}
+
+/** Fires on this tab's changes and, through the `storage` event, on other tabs'. */
+export function subscribeToDrafts(listener: () => void): () => void {
+  const onStorage = (event: StorageEvent) => {
+    if (event.key === null || event.key.startsWith(PREFIX)) listener();
+  };
+  window.addEventListener(CHANGE_EVENT, listener);
+  window.addEventListener('storage', onStorage);
+  return () => {
+    window.removeEventListener(CHANGE_EVENT, listener);
+    window.removeEventListener('storage', onStorage);
+  };
+}

@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import type { Question } from '../api/schemas';
+import { applyFilters, facetValues, filtersToParams, matchesSearch, parseFilters } from './filters';
+
+function question(overrides: Partial<Question>): Question {
+  return {
+    id: 'ptc_1',
+    status: 'pending',
+    toolName: 'ask_human',
+    questionText: 'Deploy to staging?',
+    userId: null,
+    tags: [],
+    answerFormat: null,
+    args: null,
+    scope: null,
+    result: null,
+    supersededBy: null,
+    createdAt: 0,
+    resolvedAt: null,
+    expiresAt: null,
+    validUntil: null,
+    ...overrides,
+  };
+}
+
+describe('filters in the URL', () => {
+  it('reads a shared link', () => {
+    expect(
+      parseFilters(new URLSearchParams('status=resolved&q=deploy&tag=infra&sort=expiry&user=bob')),
+    ).toEqual({
+      status: 'resolved',
+      q: 'deploy',
+      tag: 'infra',
+      user: 'bob',
+      sort: 'expiry',
+    });
+  });
+
+  it('falls back to defaults for anything invalid', () => {
+    expect(parseFilters(new URLSearchParams('status=<script>&sort=sideways&tag=%20%20'))).toEqual({
+      status: 'pending',
+      q: '',
+      tag: null,
+      user: null,
+      sort: 'expiry',
+    });
+    expect(parseFilters(new URLSearchParams('status=all')).sort).toBe('newest');
+    expect(parseFilters(new URLSearchParams(`q=${'x'.repeat(5000)}`)).q).toHaveLength(200);
+  });
+
+  it('writes only what differs from the defaults, and round-trips', () => {
+    expect(filtersToParams(parseFilters(new URLSearchParams(''))).toString()).toBe('');
+    const params = new URLSearchParams('status=cancelled&q=invoice&tag=billing&sort=expiry');
+    expect(parseFilters(filtersToParams(parseFilters(params)))).toEqual(parseFilters(params));
+    expect(
+      filtersToParams({
+        status: 'pending',
+        q: ' ',
+        tag: null,
+        user: null,
+        sort: 'newest',
+      }).toString(),
+    ).toBe('sort=newest');
+  });
+});
+
+describe('search and sorting in the browser', () => {
+  const questions = [
+    question({
+      id: 'ptc_a',
+      questionText: 'Which region?',
+      tags: ['infra'],
+      createdAt: 3,
+      expiresAt: 300,
+    }),
+    question({
+      id: 'ptc_b',
+      questionText: 'Refund ACME?',
+      tags: ['billing'],
+      userId: 'bob@example.com',
+      createdAt: 2,
+      expiresAt: 100,
+    }),
+    question({
+      id: 'ptc_c',
+      status: 'resolved',
+      result: { answer: 'Use Frankfurt' },
+      createdAt: 1,
+    }),
+    question({ id: 'ptc_d', toolName: 'approve_deployment', createdAt: 4, expiresAt: null }),
+  ];
+
+  it('matches text, tags, user, tool, id and answer, all words, any case', () => {
+    expect(matchesSearch(questions[0] as Question, 'REGION')).toBe(true);
+    expect(matchesSearch(questions[1] as Question, 'bob acme')).toBe(true);
+    expect(matchesSearch(questions[1] as Question, 'bob region')).toBe(false);
+    expect(matchesSearch(questions[2] as Question, 'frankfurt')).toBe(true);
+    expect(matchesSearch(questions[3] as Question, 'approve_deploy')).toBe(true);
+    expect(matchesSearch(questions[3] as Question, 'ptc_d')).toBe(true);
+  });
+
+  it('filters by status, tag and user, and sorts by expiry (soonest first, none last) or newest', () => {
+    const base = { q: '', tag: null, user: null } as const;
+    expect(
+      applyFilters(questions, { ...base, status: 'pending', sort: 'expiry' }).map((q) => q.id),
+    ).toEqual(['ptc_b', 'ptc_a', 'ptc_d']);
+    expect(
+      applyFilters(questions, { ...base, status: 'all', sort: 'newest' }).map((q) => q.id),
+    ).toEqual(['ptc_d', 'ptc_a', 'ptc_b', 'ptc_c']);
+    expect(
+      applyFilters(questions, { ...base, status: 'all', sort: 'newest', tag: 'billing' }).map(
+        (q) => q.id,
+      ),
+    ).toEqual(['ptc_b']);
+    expect(
+      applyFilters(questions, { ...base, status: 'all', sort: 'newest', user: 'bob@example.com' }),
+    ).toHaveLength(1);
+  });
+
+  it('offers tag values most used first', () => {
+    const tagged = [question({ tags: ['a', 'b'] }), question({ tags: ['b'] })];
+    expect(facetValues(tagged, (q) => q.tags)).toEqual(['b', 'a']);
+  });
+});

@@ -1,0 +1,123 @@
+import { type Question, type QuestionStatus, questionStatuses } from '../api/schemas';
+
+export type StatusFilter = QuestionStatus | 'all';
+export type SortOrder = 'newest' | 'expiry';
+
+export interface InboxFilters {
+  status: StatusFilter;
+  q: string;
+  tag: string | null;
+  user: string | null;
+  sort: SortOrder;
+}
+
+export const statusFilters: StatusFilter[] = [...questionStatuses, 'all'];
+export const MAX_QUERY_LENGTH = 200;
+const MAX_VALUE_LENGTH = 200;
+
+export function defaultSort(status: StatusFilter): SortOrder {
+  return status === 'pending' ? 'expiry' : 'newest';
+}
+
+function cleanValue(value: string | null): string | null {
+  if (value === null) return null;
+  const trimmed = value.trim();
+  return trimmed.length > 0 && trimmed.length <= MAX_VALUE_LENGTH ? trimmed : null;
+}
+
+/** URL parameters are untrusted: anything unknown falls back to its default. */
+export function parseFilters(params: URLSearchParams): InboxFilters {
+  const rawStatus = params.get('status');
+  const status = statusFilters.includes(rawStatus as StatusFilter)
+    ? (rawStatus as StatusFilter)
+    : 'pending';
+  const rawSort = params.get('sort');
+  const sort = rawSort === 'newest' || rawSort === 'expiry' ? rawSort : defaultSort(status);
+  return {
+    status,
+    q: (params.get('q') ?? '').slice(0, MAX_QUERY_LENGTH),
+    tag: cleanValue(params.get('tag')),
+    user: cleanValue(params.get('user')),
+    sort,
+  };
+}
+
+/** Only what differs from the defaults goes into the URL. */
+export function filtersToParams(filters: InboxFilters): URLSearchParams {
+  const params = new URLSearchParams();
+  if (filters.status !== 'pending') params.set('status', filters.status);
+  if (filters.q.trim()) params.set('q', filters.q.trim());
+  if (filters.tag) params.set('tag', filters.tag);
+  if (filters.user) params.set('user', filters.user);
+  if (filters.sort !== defaultSort(filters.status)) params.set('sort', filters.sort);
+  return params;
+}
+
+export function hasNarrowingFilters(filters: InboxFilters): boolean {
+  return filters.q.trim() !== '' || filters.tag !== null || filters.user !== null;
+}
+
+const haystacks = new WeakMap<Question, string>();
+
+function haystack(question: Question): string {
+  let text = haystacks.get(question);
+  if (text === undefined) {
+    text = [
+      question.questionText,
+      question.tags.join(' '),
+      question.userId ?? '',
+      question.toolName,
+      question.id,
+      question.answerFormat ?? '',
+      question.result ? JSON.stringify(question.result) : '',
+    ]
+      .join('\n')
+      .toLocaleLowerCase();
+    haystacks.set(question, text);
+  }
+  return text;
+}
+
+/** Every word must appear somewhere in the question's text, tags, user, tool, id or answer. */
+export function matchesSearch(question: Question, query: string): boolean {
+  const words = query.toLocaleLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return true;
+  const text = haystack(question);
+  return words.every((word) => text.includes(word));
+}
+
+function compareNewest(a: Question, b: Question): number {
+  return (b.createdAt ?? 0) - (a.createdAt ?? 0) || a.id.localeCompare(b.id);
+}
+
+function compareExpiry(a: Question, b: Question): number {
+  const ax = a.expiresAt ?? Number.POSITIVE_INFINITY;
+  const bx = b.expiresAt ?? Number.POSITIVE_INFINITY;
+  if (ax !== bx) return ax < bx ? -1 : 1;
+  return compareNewest(a, b);
+}
+
+export function applyFilters(questions: Question[], filters: InboxFilters): Question[] {
+  const filtered = questions.filter(
+    (question) =>
+      (filters.status === 'all' || question.status === filters.status) &&
+      (filters.tag === null || question.tags.includes(filters.tag)) &&
+      (filters.user === null || question.userId === filters.user) &&
+      matchesSearch(question, filters.q),
+  );
+  return filtered.sort(filters.sort === 'expiry' ? compareExpiry : compareNewest);
+}
+
+/** Distinct values for the tag and user pickers, most used first. */
+export function facetValues(
+  questions: Question[],
+  pick: (question: Question) => string[],
+): string[] {
+  const counts = new Map<string, number>();
+  for (const question of questions) {
+    for (const value of pick(question)) counts.set(value, (counts.get(value) ?? 0) + 1);
+  }
+  return [...counts.entries()]
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(([value]) => value);
+}

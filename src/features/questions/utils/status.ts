@@ -1,0 +1,55 @@
+import { ASK_HUMAN, type Question, type QuestionStatus } from '../api/schemas';
+
+/** What the reviewer should see: a pending question past `expires_at` is expired, sweep or not. */
+export function displayStatus(question: Question, now: number): QuestionStatus {
+  if (question.status === 'pending' && question.expiresAt !== null && question.expiresAt <= now) {
+    return 'expired';
+  }
+  return question.status;
+}
+
+export const statusLabels: Record<QuestionStatus, string> = {
+  pending: 'Pending',
+  resolved: 'Resolved',
+  expired: 'Expired',
+  superseded: 'Superseded',
+  cancelled: 'Cancelled',
+};
+
+export const statusColors: Record<QuestionStatus, string> = {
+  pending: 'blue',
+  resolved: 'green',
+  expired: 'orange',
+  superseded: 'grape',
+  cancelled: 'gray',
+};
+
+export function isAskHuman(question: Question): boolean {
+  return question.toolName === ASK_HUMAN;
+}
+
+export function isNotApplicable(question: Question): boolean {
+  return question.result?.not_applicable === true;
+}
+
+/** The answer text of a resolved question, or null when its result is not a plain answer. */
+export function answerText(question: Question): string | null {
+  const answer = question.result?.answer;
+  return typeof answer === 'string' ? answer : null;
+}
+
+/** One line for the list: the answer, "Not applicable", or the raw result. */
+export function resultSummary(question: Question): string | null {
+  if (!question.result) return null;
+  if (isNotApplicable(question)) return 'Not applicable';
+  const answer = answerText(question);
+  if (answer !== null && Object.keys(question.result).length === 1) return answer;
+  return JSON.stringify(question.result);
+}
+
+/** Warning under an hour, danger under five minutes. */
+export function urgency(msLeft: number): 'danger' | 'warning' | 'calm' {
+  if (msLeft < 5 * 60_000) return 'danger';
+  if (msLeft < 60 * 60_000) return 'warning';
+  return 'calm';
+}

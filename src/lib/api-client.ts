@@ -1,0 +1,264 @@
+import type { z } from 'zod';
+
+export type ApiErrorKind =
+  | 'not-found'
+  | 'conflict'
+  | 'validation'
+  | 'auth'
+  | 'forbidden'
+  | 'too-large'
+  | 'rate-limited'
+  | 'unavailable'
+  | 'server'
+  | 'network'
+  | 'timeout'
+  | 'bad-response';
+
+export interface FieldError {
+  /** Dotted path inside the request, without FastAPI's leading `body`/`query`. */
+  field: string;
+  message: string;
+}
+
+export interface ApiErrorInit {
+  kind: ApiErrorKind;
+  status: number;
+  detail?: string | null;
+  fieldErrors?: FieldError[];
+  retryAfterMs?: number | null;
+  method: string;
+  url: string;
+  message?: string;
+}
+
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly kind: ApiErrorKind;
+  /** HTTP status; 0 when no HTTP response arrived. */
+  readonly status: number;
+  /** The server's own words (FastAPI `detail`), when it sent any. */
+  readonly detail: string | null;
+  readonly fieldErrors: FieldError[];
+  readonly retryAfterMs: number | null;
+  readonly method: string;
+  readonly url: string;
+
+  constructor(init: ApiErrorInit) {
+    super(init.message ?? init.detail ?? `${init.method} ${init.url} failed (${init.kind})`);
+    this.kind = init.kind;
+    this.status = init.status;
+    this.detail = init.detail ?? null;
+    this.fieldErrors = init.fieldErrors ?? [];
+    this.retryAfterMs = init.retryAfterMs ?? null;
+    this.method = init.method;
+    this.url = init.url;
+  }
+}
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}
+
+export function kindForStatus(status: number, hasJsonDetail: boolean): ApiErrorKind {
+  if (status === 401) return 'auth';
+  // The API's own 403 carries a FastAPI detail; a proxy's 403 (SSO gate) does not, and means "sign in".
+  if (status === 403) return hasJsonDetail ? 'forbidden' : 'auth';
+  if (status === 404) return 'not-found';
+  if (status === 409) return 'conflict';
+  if (status === 400 || status === 422) return 'validation';
+  if (status === 413) return 'too-large';
+  if (status === 429) return 'rate-limited';
+  if (status === 504) return 'timeout';
+  if (status === 502 || status === 503) return 'unavailable';
+  return 'server';
+}
+
+export function parseRetryAfter(value: string | null, now = Date.now()): number | null {
+  if (!value) return null;
+  const seconds = Number(value.trim());
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, date - now);
+}
+
+interface FastApiBody {
+  detail: string | null;
+  fieldErrors: FieldError[];
+}
+
+function readFastApiBody(body: unknown): FastApiBody | null {
+  if (typeof body !== 'object' || body === null || !('detail' in body)) return null;
+  const { detail } = body as { detail: unknown };
+  if (typeof detail === 'string') return { detail, fieldErrors: [] };
+  if (Array.isArray(detail)) {
+    const fieldErrors = detail.flatMap((item): FieldError[] => {
+      if (typeof item !== 'object' || item === null) return [];
+      const { loc, msg } = item as { loc?: unknown; msg?: unknown };
+      const path = Array.isArray(loc) ? loc.map(String) : [];
+      const field = (
+        path[0] === 'body' || path[0] === 'query' || path[0] === 'path' ? path.slice(1) : path
+      ).join('.');
+      return [{ field, message: typeof msg === 'string' ? msg : 'Invalid value' }];
+    });
+    return {
+      detail:
+        fieldErrors.map((e) => (e.field ? `${e.field}: ${e.message}` : e.message)).join('; ') ||
+        null,
+      fieldErrors,
+    };
+  }
+  return null;
+}
+
+function isHtml(contentType: string | null): boolean {
+  return !!contentType && /text\/html|application\/xhtml/i.test(contentType);
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  signal?: AbortSignal;
+}
+
+export interface ApiClientOptions {
+  /** Absolute URL of the API root (e.g. `https://host/inbox/api/`); a trailing slash is added if missing. */
+  baseUrl: string | URL;
+  /** Headers added to every request, read at call time (token mode changes them). */
+  headers?: () => Record<string, string>;
+  fetchImpl?: typeof fetch;
+  timeoutMs?: number;
+}
+
+export interface ApiClient {
+  readonly baseUrl: string;
+  request(path: string, options?: RequestOptions): Promise<unknown>;
+}
+
+function withTrailingSlash(url: string | URL): string {
+  const text = url.toString();
+  return text.endsWith('/') ? text : `${text}/`;
+}
+
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const baseUrl = withTrailingSlash(options.baseUrl);
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const fetchImpl = options.fetchImpl ?? ((input, init) => fetch(input, init));
+
+  async function request(
+    path: string,
+    { method = 'GET', query, body, signal }: RequestOptions = {},
+  ) {
+    const url = new URL(path.replace(/^\//, ''), baseUrl);
+    for (const [key, value] of Object.entries(query ?? {})) {
+      if (value !== undefined) url.searchParams.set(key, String(value));
+    }
+    const href = url.toString();
+    const fail = (init: Omit<ApiErrorInit, 'method' | 'url'>) =>
+      new ApiError({ ...init, method, url: href });
+
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    const headers: Record<string, string> = { Accept: 'application/json', ...options.headers?.() };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+
+    let response: Response;
+    try {
+      response = await fetchImpl(href, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        credentials: 'same-origin',
+        // A redirect from an API call is a proxy sending the reviewer to sign in, never data.
+        redirect: 'manual',
+        signal: combined,
+      });
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      if (timeout.aborted) {
+        throw fail({ kind: 'timeout', status: 0, message: 'The server did not answer in time.' });
+      }
+      throw fail({ kind: 'network', status: 0, message: 'The server could not be reached.' });
+    }
+
+    if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
+      throw fail({ kind: 'auth', status: response.status, message: 'Redirected to sign in.' });
+    }
+
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      throw fail({
+        kind: timeout.aborted ? 'timeout' : 'network',
+        status: 0,
+        message: 'The connection was lost while reading the answer.',
+      });
+    }
+
+    const contentType = response.headers.get('content-type');
+    let json: unknown;
+    let jsonOk = false;
+    if (!isHtml(contentType) && text.length > 0) {
+      try {
+        json = JSON.parse(text);
+        jsonOk = true;
+      } catch {
+        jsonOk = false;
+      }
+    }
+
+    if (!response.ok) {
+      const fastApi = jsonOk ? readFastApiBody(json) : null;
+      const kind = kindForStatus(response.status, fastApi?.detail != null);
+      throw fail({
+        kind,
+        status: response.status,
+        detail: fastApi?.detail ?? null,
+        fieldErrors: fastApi?.fieldErrors ?? [],
+        retryAfterMs: parseRetryAfter(response.headers.get('retry-after')),
+        message: fastApi?.detail ?? `HTTP ${response.status}`,
+      });
+    }
+
+    if (isHtml(contentType)) {
+      // A 200 HTML page where JSON was expected is an SSO proxy's sign-in page.
+      throw fail({
+        kind: 'auth',
+        status: response.status,
+        message: 'Got a web page instead of data.',
+      });
+    }
+    if (!jsonOk) {
+      throw fail({
+        kind: 'bad-response',
+        status: response.status,
+        message:
+          text.length === 0
+            ? 'The server sent an empty answer.'
+            : 'The server sent malformed JSON.',
+      });
+    }
+    return json;
+  }
+
+  return { baseUrl, request };
+}
+
+/** Parses a response body at the boundary; a mismatch is a `bad-response` ApiError, not a crash. */
+export function parseResponse<S extends z.ZodType>(
+  schema: S,
+  data: unknown,
+  where: { method: string; url: string },
+): z.infer<S> {
+  const parsed = schema.safeParse(data);
+  if (parsed.success) return parsed.data;
+  throw new ApiError({
+    kind: 'bad-response',
+    status: 200,
+    method: where.method,
+    url: where.url,
+    message: `Unexpected answer shape: ${parsed.error.issues[0]?.message ?? 'invalid'}`,
+  });
+}

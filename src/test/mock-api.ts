@@ -1,0 +1,57 @@
+import { http } from 'msw';
+import { setupServer } from 'msw/node';
+import { createMockBackend, type MockBackend } from '../../mock/app';
+import { createManualClock } from '../../mock/clock';
+
+/** Where the web tests' API lives; MSW hands every request for it to the real mock backend app. */
+export const TEST_ORIGIN = 'http://localhost:3000';
+export const TEST_API_ROOT = `${TEST_ORIGIN}/api/`;
+
+/** A fixed "now" for tests: the seed and the portal's clock both start here. */
+export const TEST_NOW = Date.parse('2026-11-30T12:00:00.000Z');
+
+let current: { backend: MockBackend; clock: ReturnType<typeof createManualClock> } | null = null;
+
+const server = setupServer(
+  http.all(`${TEST_ORIGIN}/api/*`, ({ request }) => getMockApi().backend.app.fetch(request)),
+  http.all(`${TEST_ORIGIN}/__mock/*`, ({ request }) => getMockApi().backend.app.fetch(request)),
+);
+
+export function startMockApi() {
+  server.listen({ onUnhandledRequest: 'error' });
+}
+
+export function closeMockApi() {
+  server.close();
+}
+
+export function resetMockApi() {
+  current?.backend.close();
+  current = null;
+}
+
+/** The mock backend for this test: created on first use with a manual clock at TEST_NOW. */
+export function getMockApi(options: { seed?: 'demo' | 'empty' } = {}) {
+  if (!current) {
+    const clock = createManualClock(TEST_NOW);
+    current = {
+      clock,
+      backend: createMockBackend({ clock, seed: options.seed ?? 'demo', sweepIntervalMs: 0 }),
+    };
+  }
+  return current;
+}
+
+/** Calls the mock's control surface, as the e2e tests do over HTTP. */
+export async function mockControl(path: string, body?: unknown, method = 'POST'): Promise<unknown> {
+  const response = await getMockApi().backend.app.fetch(
+    new Request(`${TEST_ORIGIN}/__mock/${path}`, {
+      method,
+      headers: { 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }),
+  );
+  const text = await response.text();
+  if (!response.ok) throw new Error(`mock control ${path} failed: ${response.status} ${text}`);
+  return text ? JSON.parse(text) : null;
+}
