@@ -2,6 +2,7 @@ import {
   ActionIcon,
   Button,
   Group,
+  Text,
   Title,
   Tooltip,
   useComputedColorScheme,
@@ -9,8 +10,13 @@ import {
 } from '@mantine/core';
 import { IconMoon, IconSun } from '@tabler/icons-react';
 import { Link, Outlet } from 'react-router';
+import { useRuntimeConfig } from '@/config/runtime-config';
+import { useToken } from '@/config/token-store';
 import classes from './app-layout.module.css';
+import { useShell } from './shell-context';
 import { StatusBanners } from './status-banners';
+import { TokenForm } from './token-form';
+import { useSignedInUser } from './use-signed-in-user';
 
 function ColorSchemeToggle() {
   const { setColorScheme } = useMantineColorScheme();
@@ -34,26 +40,48 @@ function ColorSchemeToggle() {
   );
 }
 
-export function AppLayout() {
+function SignedInUser() {
+  const name = useSignedInUser();
+  if (!name) return null;
   return (
-    <div className={classes.shell}>
+    <Text size="sm" c="dimmed" className={classes.user} title={name}>
+      Signed in as {name}
+    </Text>
+  );
+}
+
+export function AppLayout() {
+  const { embed, tokens } = useShell();
+  const { auth } = useRuntimeConfig();
+  const token = useToken(tokens);
+  const needsToken = auth.mode === 'token' && !token;
+  return (
+    <div className={classes.shell} data-embed={embed || undefined}>
       <Button component="a" href="#main" className={classes.skip} size="xs">
         Skip to the questions
       </Button>
-      <header className={classes.header}>
-        <Link to="/questions" className={classes.brand}>
-          <img src="favicon.svg" alt="" className={classes.logo} />
-          <Title order={1} size="h4">
+      {!embed && (
+        <header className={classes.header}>
+          <Link to="/questions" className={classes.brand}>
+            <img src="favicon.svg" alt="" className={classes.logo} />
+            <Title order={1} size="h4">
+              Questions Inbox
+            </Title>
+          </Link>
+          <Group gap="sm" wrap="nowrap" className={classes.tools}>
+            <SignedInUser />
+            <ColorSchemeToggle />
+          </Group>
+        </header>
+      )}
+      <main id="main" className={classes.main} tabIndex={-1}>
+        {embed && (
+          <Title order={1} className="visually-hidden">
             Questions Inbox
           </Title>
-        </Link>
-        <Group gap="xs" wrap="nowrap">
-          <ColorSchemeToggle />
-        </Group>
-      </header>
-      <main id="main" className={classes.main} tabIndex={-1}>
+        )}
         <StatusBanners />
-        <Outlet />
+        {needsToken ? <TokenForm /> : <Outlet />}
       </main>
     </div>
   );

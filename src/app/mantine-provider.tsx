@@ -6,13 +6,20 @@ import { theme } from './theme';
  * Mantine without its injected <style> tags: the same CSS ships as `theme.generated.css`, so the
  * portal runs under a Content-Security-Policy with `style-src 'self'`.
  */
-export function AppMantineProvider({ children }: { children: ReactNode }) {
+export function AppMantineProvider({
+  children,
+  env,
+}: {
+  children: ReactNode;
+  env?: 'default' | 'test';
+}) {
   return (
     <MantineProvider
       theme={theme}
       defaultColorScheme="auto"
       withCssVariables={false}
       withGlobalClasses={false}
+      env={env}
     >
       {children}
     </MantineProvider>

@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { RuntimeConfig } from '@/config/runtime-config';
+import { createTokenStore, type TokenStore } from '@/config/token-store';
 import { createReflexioSource } from '@/features/questions/api/requests';
 import type { QuestionSource } from '@/features/questions/api/source';
 import { createApiClient } from '@/lib/api-client';
@@ -8,6 +9,7 @@ import { createSessionStore, type SessionStore } from '@/lib/session-store';
 
 export interface Services {
   session: SessionStore;
+  tokens: TokenStore;
   source: QuestionSource;
   queryClient: QueryClient;
 }
@@ -21,16 +23,23 @@ export function apiRootUrl(config: RuntimeConfig, baseUrl: URL): URL {
 export function createServices(
   config: RuntimeConfig,
   baseUrl: URL,
-  options: { fetchImpl?: typeof fetch; retries?: boolean } = {},
+  options: { fetchImpl?: typeof fetch; retries?: boolean; tokens?: TokenStore } = {},
 ): Services {
   const session = createSessionStore();
+  const tokens = options.tokens ?? createTokenStore();
   const client = createApiClient({
     baseUrl: apiRootUrl(config, baseUrl),
-    headers: () => ({ ...config.headers }),
+    headers: () => {
+      const token = config.auth.mode === 'token' ? tokens.get() : null;
+      return token
+        ? { ...config.headers, Authorization: `Bearer ${token}` }
+        : { ...config.headers };
+    },
     fetchImpl: options.fetchImpl,
   });
   return {
     session,
+    tokens,
     source: createReflexioSource(client),
     queryClient: createQueryClient(session, { retries: options.retries }),
   };
