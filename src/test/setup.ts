@@ -1,5 +1,6 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { notifications } from '@mantine/notifications';
+import { act, cleanup } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { closeMockApi, resetMockApi, startMockApi } from './mock-api';
 
@@ -24,9 +25,20 @@ class ResizeObserverStub {
 }
 window.ResizeObserver = ResizeObserverStub;
 window.HTMLElement.prototype.scrollIntoView = () => {};
+if (!('fonts' in document)) {
+  // Mantine's autosizing Textarea listens for web fonts loading.
+  Object.defineProperty(document, 'fonts', {
+    value: { addEventListener: () => {}, removeEventListener: () => {}, ready: Promise.resolve() },
+  });
+}
 
 beforeAll(() => startMockApi());
 afterEach(() => {
+  // Mantine keeps notifications in a module-level store: without this, later tests queue behind old ones.
+  act(() => {
+    notifications.clean();
+    notifications.cleanQueue();
+  });
   cleanup();
   resetMockApi();
   localStorage.clear();

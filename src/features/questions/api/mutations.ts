@@ -1,5 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type Mutation, useMutation, useQueryClient } from '@tanstack/react-query';
 import { isApiError } from '@/lib/api-client';
+import { removeDraft } from '../utils/draft-store';
 import { findCachedQuestion, forgetQuestion, writeQuestion } from './cache';
 import { questionKeys } from './queries';
 import { NOT_APPLICABLE_ANSWER, type Question } from './schemas';
@@ -12,11 +13,20 @@ interface ActionSpec<TVars extends { id: string }> {
   optimistic: (question: Question, vars: TVars, now: number) => Question;
 }
 
+export const ACTION_KEY = ['questions', 'action'] as const;
+
+/** Whether a mutation in the cache is an action on question `id`. */
+export function isActionOn(id: string) {
+  return (mutation: Mutation<unknown, Error, unknown, unknown>) =>
+    mutation.options.mutationKey?.[1] === ACTION_KEY[1] &&
+    (mutation.state.variables as { id?: string } | undefined)?.id === id;
+}
+
 function useQuestionAction<TVars extends { id: string }>(spec: ActionSpec<TVars>) {
   const source = useQuestionSource();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationKey: ['questions', 'action', spec.kind],
+    mutationKey: [...ACTION_KEY, spec.kind],
     mutationFn: (vars: TVars) => spec.send(source, vars),
     onMutate: async (vars) => {
       // A poll landing now would overwrite the optimistic state with the old one.
@@ -31,7 +41,12 @@ function useQuestionAction<TVars extends { id: string }>(spec: ActionSpec<TVars>
         queryClient.setQueryData(queryKey, data);
       if (isApiError(error) && error.kind === 'not-found') forgetQuestion(queryClient, vars.id);
     },
-    onSuccess: (question) => writeQuestion(queryClient, question),
+    onSuccess: (question) => {
+      writeQuestion(queryClient, question);
+      // The server has it: the draft has done its job. (Here, not in a component callback, so it
+      // happens even if the form that sent it is gone by now.)
+      removeDraft(source.key, question.id);
+    },
     onSettled: (_data, error, vars) => {
       // The response already holds the new record; refetch in the background for what it changed
       // elsewhere (superseded rows, counts) and, after a conflict, for what the question is now.

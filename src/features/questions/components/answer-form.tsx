@@ -1,15 +1,6 @@
-import {
-  Anchor,
-  Button,
-  Collapse,
-  CopyButton,
-  Group,
-  Text,
-  Textarea,
-  TextInput,
-} from '@mantine/core';
+import { Anchor, Button, CopyButton, Group, Text, Textarea, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { isApiError } from '@/lib/api-client';
 import { describeSeconds } from '@/lib/format-time';
 import { useResolveQuestion, useUpdateAnswer } from '../api/mutations';
@@ -35,10 +26,9 @@ export interface AnswerFormProps {
   /** Why the question can no longer take this answer (expired, cancelled…); the text stays, read-only. */
   closedReason: string | null;
   /** Other actions (Not applicable, Cancel) rendered beside the submit button. */
-  extraActions?: React.ReactNode;
+  extraActions?: ReactNode;
+  /** Another action on this question is in flight. */
   busy: boolean;
-  onPendingChange: (pending: boolean) => void;
-  onDone: (question: Question) => void;
 }
 
 const submitLabels: Record<AnswerMode, string> = {
@@ -47,22 +37,20 @@ const submitLabels: Record<AnswerMode, string> = {
   json: 'Resolve',
 };
 
+const successTitles: Record<AnswerMode, string> = {
+  answer: 'Answer sent',
+  edit: 'Answer changed',
+  json: 'Result sent',
+};
+
 function initialText(question: Question, mode: AnswerMode): string {
   if (mode === 'edit') return isNotApplicable(question) ? '' : (answerText(question) ?? '');
   return '';
 }
 
-export function AnswerForm({
-  question,
-  mode,
-  closedReason,
-  extraActions,
-  busy,
-  onPendingChange,
-  onDone,
-}: AnswerFormProps) {
+export function AnswerForm({ question, mode, closedReason, extraActions, busy }: AnswerFormProps) {
   const draft = useDraft(question.id);
-  const baseline = initialText(question, mode);
+  const [baseline] = useState(() => initialText(question, mode));
   const [text, setText] = useState(() => draft.draft?.text ?? baseline);
   const [validFor, setValidFor] = useState('');
   const [advanced, setAdvanced] = useState(false);
@@ -83,68 +71,13 @@ export function AnswerForm({
     else draft.save(value);
   };
 
-  const submit = (event?: FormEvent) => {
-    event?.preventDefault();
-    if (closed || mutation.isPending) return;
-    setServerError(null);
-    const validity = parseValidFor(validFor);
-    setValidForError(validity.ok ? null : validity.message);
-    if (!validity.ok) setAdvanced(true);
-
-    let send: () => void;
-    if (mode === 'json') {
-      const check = checkJsonResult(text);
-      setFieldError(check.ok ? null : check.message);
-      if (!check.ok || !validity.ok) return;
-      send = () =>
-        resolve.mutate(
-          { id: question.id, result: check.result, validForSeconds: validity.seconds },
-          callbacks,
-        );
-    } else {
-      const check = checkAnswer(text);
-      let message = check.ok ? null : check.message;
-      if (
-        check.ok &&
-        mode === 'edit' &&
-        check.answer === baseline.trim() &&
-        validity.ok &&
-        validity.seconds === undefined
-      ) {
-        message = 'This is already the answer. Change it first, or close the question.';
-      }
-      setFieldError(message);
-      if (!check.ok || message || !validity.ok) return;
-      send =
-        mode === 'edit'
-          ? () =>
-              update.mutate(
-                { id: question.id, answer: check.answer, validForSeconds: validity.seconds },
-                callbacks,
-              )
-          : () =>
-              resolve.mutate(
-                {
-                  id: question.id,
-                  result: { answer: check.answer },
-                  validForSeconds: validity.seconds,
-                },
-                callbacks,
-              );
-    }
-    onPendingChange(true);
-    send();
-  };
-
   const callbacks = {
-    onSuccess: (updated: Question) => {
-      draft.discard();
+    onSuccess: () => {
       notifications.show({
         color: 'green',
-        title: mode === 'edit' ? 'Answer changed' : mode === 'json' ? 'Result sent' : 'Answer sent',
+        title: successTitles[mode],
         message: 'The agent will resume with it.',
       });
-      onDone(updated);
     },
     onError: (error: unknown) => {
       setServerError(error);
@@ -160,7 +93,44 @@ export function AnswerForm({
         if (error.fieldErrors.length === 0 && error.detail) setFieldError(error.detail);
       }
     },
-    onSettled: () => onPendingChange(false),
+  };
+
+  const submit = (event?: FormEvent) => {
+    event?.preventDefault();
+    if (closed || mutation.isPending || busy) return;
+    setServerError(null);
+    const validity = parseValidFor(validFor);
+    setValidForError(validity.ok ? null : validity.message);
+    if (!validity.ok) setAdvanced(true);
+    const validForSeconds = validity.ok ? validity.seconds : undefined;
+
+    if (mode === 'json') {
+      const check = checkJsonResult(text);
+      setFieldError(check.ok ? null : check.message);
+      if (!check.ok || !validity.ok) return;
+      resolve.mutate({ id: question.id, result: check.result, validForSeconds }, callbacks);
+      return;
+    }
+    const check = checkAnswer(text);
+    let message = check.ok ? null : check.message;
+    if (
+      check.ok &&
+      mode === 'edit' &&
+      check.answer === baseline.trim() &&
+      validForSeconds === undefined
+    ) {
+      message = 'This is already the answer. Change it first, or close the question.';
+    }
+    setFieldError(message);
+    if (!check.ok || message || !validity.ok) return;
+    if (mode === 'edit') {
+      update.mutate({ id: question.id, answer: check.answer, validForSeconds }, callbacks);
+    } else {
+      resolve.mutate(
+        { id: question.id, result: { answer: check.answer }, validForSeconds },
+        callbacks,
+      );
+    }
   };
 
   const label = mode === 'json' ? 'Result (JSON)' : 'Answer';
@@ -200,7 +170,7 @@ export function AnswerForm({
       <Textarea
         label={label}
         description={description}
-        className={classes.textarea}
+        className={mode === 'json' ? `${classes.textarea} ${classes.json}` : classes.textarea}
         value={text}
         onChange={(event) => change(event.currentTarget.value)}
         onKeyDown={(event) => {
@@ -215,7 +185,6 @@ export function AnswerForm({
         error={fieldError}
         readOnly={closed}
         data-autofocus={!closed || undefined}
-        ff={mode === 'json' ? 'monospace' : undefined}
         spellCheck={mode !== 'json'}
         dir="auto"
       />
@@ -258,24 +227,26 @@ export function AnswerForm({
           )}
         </Group>
       </div>
-      <Collapse expanded={advanced && !closed} id={advancedId}>
-        <TextInput
-          label="Answer valid for (seconds)"
-          description={
-            parseValidFor(validFor).ok && validFor.trim()
-              ? `How long later agent runs may reuse this answer: ${describeSeconds(Number(validFor))}.`
-              : 'How long later agent runs may reuse this answer. Empty means the server default (30 days).'
-          }
-          inputMode="numeric"
-          value={validFor}
-          onChange={(event) => {
-            setValidFor(event.currentTarget.value);
-            setValidForError(null);
-          }}
-          error={validForError}
-          maw={360}
-        />
-      </Collapse>
+      {advanced && !closed && (
+        <div id={advancedId}>
+          <TextInput
+            label="Answer valid for (seconds)"
+            description={
+              parseValidFor(validFor).ok && validFor.trim()
+                ? `How long later agent runs may reuse this answer: ${describeSeconds(Number(validFor))}.`
+                : 'How long later agent runs may reuse this answer. Empty means the server default (30 days).'
+            }
+            inputMode="numeric"
+            value={validFor}
+            onChange={(event) => {
+              setValidFor(event.currentTarget.value);
+              setValidForError(null);
+            }}
+            error={validForError}
+            maw={360}
+          />
+        </div>
+      )}
       {serverError !== null && <ActionError error={serverError} />}
       {!closed && (
         <Group gap="xs">
@@ -283,7 +254,7 @@ export function AnswerForm({
             {submitLabels[mode]}
           </Button>
           {extraActions}
-          <Text size="xs" c="dimmed" visibleFrom="sm">
+          <Text size="xs" c="dimmed" className={classes.hint}>
             Ctrl/⌘ + Enter sends
           </Text>
         </Group>

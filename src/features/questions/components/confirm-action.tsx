@@ -2,18 +2,8 @@ import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { useCancelQuestion, useMarkNotApplicable } from '../api/mutations';
-import type { Question } from '../api/schemas';
-import { NOT_APPLICABLE_ANSWER } from '../api/schemas';
+import { NOT_APPLICABLE_ANSWER, type Question } from '../api/schemas';
 import { ActionError } from './action-error';
-
-interface ConfirmSpec {
-  trigger: string;
-  title: string;
-  body: string;
-  confirm: string;
-  color: string;
-  done: string;
-}
 
 const specs = {
   'not-applicable': {
@@ -21,7 +11,7 @@ const specs = {
     title: 'Mark this question not applicable?',
     body: `The agent is told: “${NOT_APPLICABLE_ANSWER}” and carries on without an answer.`,
     confirm: 'Mark not applicable',
-    color: 'orange',
+    confirmColor: 'orange.9',
     done: 'Marked not applicable',
   },
   cancel: {
@@ -29,27 +19,20 @@ const specs = {
     title: 'Cancel this question?',
     body: 'The question is closed without an answer. The agent gets no reply for it. This cannot be undone.',
     confirm: 'Cancel question',
-    color: 'red',
+    confirmColor: 'red.8',
     done: 'Question cancelled',
   },
-} satisfies Record<string, ConfirmSpec>;
+} as const;
 
 export interface ConfirmActionProps {
   action: keyof typeof specs;
   question: Question;
+  /** Another action on this question is in flight. */
   busy: boolean;
-  onPendingChange: (pending: boolean) => void;
-  onDone: (question: Question) => void;
 }
 
 /** Not applicable and Cancel ask first: both end the question for the agent. */
-export function ConfirmAction({
-  action,
-  question,
-  busy,
-  onPendingChange,
-  onDone,
-}: ConfirmActionProps) {
+export function ConfirmAction({ action, question, busy }: ConfirmActionProps) {
   const spec = specs[action];
   const [opened, setOpened] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -59,21 +42,18 @@ export function ConfirmAction({
 
   const confirm = () => {
     setError(null);
-    onPendingChange(true);
     mutation.mutate(
       { id: question.id },
       {
-        onSuccess: (updated) => {
+        onSuccess: () => {
           setOpened(false);
           notifications.show({
             color: 'green',
             title: spec.done,
             message: 'The agent has been told.',
           });
-          onDone(updated);
         },
         onError: setError,
-        onSettled: () => onPendingChange(false),
       },
     );
   };
@@ -82,12 +62,11 @@ export function ConfirmAction({
     <>
       <Button
         variant="default"
-        color={spec.color}
         onClick={() => {
           setError(null);
           setOpened(true);
         }}
-        disabled={busy}
+        disabled={busy && !mutation.isPending}
         loading={mutation.isPending}
       >
         {spec.trigger}
@@ -111,11 +90,7 @@ export function ConfirmAction({
             >
               Keep it
             </Button>
-            <Button
-              color={spec.color === 'orange' ? 'orange.9' : 'red.8'}
-              onClick={confirm}
-              loading={mutation.isPending}
-            >
+            <Button color={spec.confirmColor} onClick={confirm} loading={mutation.isPending}>
               {spec.confirm}
             </Button>
           </Group>

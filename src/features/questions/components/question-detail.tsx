@@ -11,12 +11,14 @@ import {
   Title,
 } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
+import { useIsMutating, useMutationState } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { JsonBlock } from '@/components/json-block';
 import { TimeAgo } from '@/components/time-ago';
 import { useHasPassed } from '@/lib/clock';
 import { formatExact } from '@/lib/format-time';
+import { isActionOn } from '../api/mutations';
 import type { Question } from '../api/schemas';
 import { useDraftIds } from '../hooks/use-drafts';
 import { answerText, isAskHuman, isNotApplicable, statusLabels } from '../utils/status';
@@ -140,30 +142,52 @@ export interface QuestionDetailProps {
   onOpen: (id: string) => void;
 }
 
+interface Layout {
+  mode: AnswerMode | null;
+  closedReason: string | null;
+}
+
+function layoutFor(question: Question, gone: boolean, overdue: boolean, hasDraft: boolean): Layout {
+  const askHuman = isAskHuman(question);
+  const closed =
+    gone || overdue || (question.status !== 'pending' && question.status !== 'resolved');
+  const closedReason = closed
+    ? ((gone
+        ? 'This question no longer exists on the server.'
+        : closedExplanation(question, overdue)) ?? 'closed')
+    : null;
+  let mode: AnswerMode | null;
+  if (question.status === 'pending') mode = askHuman ? 'answer' : 'json';
+  else if (question.status === 'resolved') mode = askHuman ? 'edit' : null;
+  else mode = askHuman ? 'answer' : 'json';
+  // A closed question shows the form only to keep the reviewer's draft visible and copyable.
+  if (closedReason !== null && !hasDraft) mode = null;
+  return { mode, closedReason };
+}
+
 export function QuestionDetail({ question, gone, nextId, onOpen }: QuestionDetailProps) {
   const overdue = useHasPassed(question.status === 'pending' ? question.expiresAt : null);
-  const [baseline, setBaseline] = useState(() => fingerprint(question));
-  const [acting, setActing] = useState(false);
-  const changedElsewhere = !acting && fingerprint(question) !== baseline;
+  const acting = useIsMutating({ predicate: isActionOn(question.id) }) > 0;
+  const ownResults = useMutationState<string>({
+    filters: { predicate: isActionOn(question.id), status: 'success' },
+    select: (mutation) => fingerprint(mutation.state.data as Question),
+  });
+  const [known, setKnown] = useState(() => new Set([fingerprint(question)]));
+  const current = fingerprint(question);
+  const changedElsewhere = !acting && !known.has(current) && !ownResults.includes(current);
   const askHuman = isAskHuman(question);
   const hasDraft = useDraftIds().has(question.id);
   const explanation = gone
     ? 'This question no longer exists on the server.'
     : closedExplanation(question, overdue);
 
-  const onDone = (updated: Question) => setBaseline(fingerprint(updated));
-  const common = { busy: acting, onPendingChange: setActing, onDone };
-
-  const closedReason =
-    gone || overdue || (question.status !== 'pending' && question.status !== 'resolved')
-      ? (explanation ?? 'closed')
-      : null;
-  let mode: AnswerMode | null = null;
-  if (question.status === 'pending') mode = askHuman ? 'answer' : 'json';
-  else if (question.status === 'resolved') mode = askHuman ? 'edit' : null;
-  else mode = askHuman ? 'answer' : 'json';
-  // A closed question shows the form only to keep the reviewer's draft visible and copyable.
-  if (closedReason !== null && !hasDraft) mode = null;
+  // While an action is in flight the optimistic record already shows its outcome; the form stays
+  // as it was, so its spinner and its error land where the reviewer clicked.
+  const live = layoutFor(question, gone, overdue, hasDraft);
+  const [stable, setStable] = useState(live);
+  if (!acting && (stable.mode !== live.mode || stable.closedReason !== live.closedReason))
+    setStable(live);
+  const { mode, closedReason } = acting ? stable : live;
   const canAct = closedReason === null;
 
   return (
@@ -194,15 +218,17 @@ export function QuestionDetail({ question, gone, nextId, onOpen }: QuestionDetai
             <Text size="sm" className={classes.answer}>
               {describeChange(question)}
             </Text>
-            <Text size="sm">
-              What you typed is kept below{canAct ? '' : ' (read-only): copy it if you need it'}.
-            </Text>
+            {hasDraft && (
+              <Text size="sm">
+                What you typed is kept below{canAct ? '' : ' (read-only): copy it if you need it'}.
+              </Text>
+            )}
             <Group>
               <Button
                 size="compact-sm"
                 variant="light"
                 color="grape"
-                onClick={() => setBaseline(fingerprint(question))}
+                onClick={() => setKnown((set) => new Set(set).add(current))}
               >
                 Got it
               </Button>
@@ -215,6 +241,7 @@ export function QuestionDetail({ question, gone, nextId, onOpen }: QuestionDetai
         <Alert
           color={gone ? 'red' : 'gray'}
           variant="light"
+          role="note"
           title={
             gone
               ? 'Not found'
@@ -249,15 +276,15 @@ export function QuestionDetail({ question, gone, nextId, onOpen }: QuestionDetai
             canAct && (
               <>
                 {askHuman && (
-                  <ConfirmAction action="not-applicable" question={question} {...common} />
+                  <ConfirmAction action="not-applicable" question={question} busy={acting} />
                 )}
                 {question.status === 'pending' && (
-                  <ConfirmAction action="cancel" question={question} {...common} />
+                  <ConfirmAction action="cancel" question={question} busy={acting} />
                 )}
               </>
             )
           }
-          {...common}
+          busy={acting}
         />
       )}
       {question.status === 'resolved' && !askHuman && (

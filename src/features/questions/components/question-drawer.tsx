@@ -16,7 +16,13 @@ export function isPlausibleId(id: string): boolean {
 
 function NotFound() {
   return (
-    <Alert color="gray" variant="light" title="Question not found" data-testid="question-not-found">
+    <Alert
+      color="gray"
+      variant="light"
+      role="note"
+      title="Question not found"
+      data-testid="question-not-found"
+    >
       There is no question with this id. It may have been removed, or the link may be wrong or
       belong to another organization.
     </Alert>
@@ -39,9 +45,9 @@ function QuestionPanel({
   const plausible = isPlausibleId(id);
   const detail = useQuery({
     ...queries.detail(id),
-    enabled: plausible,
+    enabled: plausible && session === 'active',
     placeholderData: () => findCachedQuestion(queryClient, id),
-    refetchInterval: session === 'active' ? pollIntervalMs : false,
+    refetchInterval: pollIntervalMs,
   });
   const gone = isApiError(detail.error) && detail.error.kind === 'not-found';
 

@@ -1,9 +1,11 @@
 import { Alert, Button, Group, Paper, Text, Title } from '@mantine/core';
 import { useDocumentTitle, useHotkeys } from '@mantine/hooks';
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { useNow } from '@/lib/clock';
 import { describeError } from '@/lib/describe-error';
+import { questionKeys } from '../api/queries';
 import type { Question } from '../api/schemas';
 import { useDraftIds } from '../hooks/use-drafts';
 import { useInboxData } from '../hooks/use-inbox-data';
@@ -118,8 +120,13 @@ export function QuestionsPage() {
       },
     ],
     ['shift+?', () => setHelpOpen(true)],
-    ['r', () => void view.refetch()],
+    ['r', () => refreshAll()],
   ]);
+
+  const queryClient = useQueryClient();
+  // Every list on screen and the open question, not just the view.
+  const refreshAll = () =>
+    void queryClient.refetchQueries({ queryKey: questionKeys.all, type: 'active' });
 
   const refreshFailed = view.isError && !!view.data;
   const body = (() => {
@@ -183,7 +190,7 @@ export function QuestionsPage() {
           updatedAt: view.dataUpdatedAt,
           fetching: view.isFetching,
           failed: refreshFailed,
-          onRefresh: () => void Promise.all([view.refetch(), pending.refetch(), all.refetch()]),
+          onRefresh: refreshAll,
         }}
       />
       {refreshFailed && (

@@ -13,6 +13,7 @@ export function UnreadableRecords({ records }: { records: UnreadableRecord[] }) 
       icon={<IconAlertTriangle aria-hidden />}
       title={`${records.length} question${records.length === 1 ? '' : 's'} could not be read`}
       m="sm"
+      role="note"
       data-testid="unreadable-records"
     >
       <Text size="sm" mb={4}>

@@ -29,28 +29,26 @@ export interface DraftState {
   discard(): void;
 }
 
+/** The saved draft of one question, live: another tab, or a send that succeeded, changes it. */
 export function useDraft(questionId: string): DraftState {
   const { key } = useQuestionSource();
-  const [draft, setDraft] = useState<Draft | null>(() => readDraft(key, questionId));
+  const raw = useSyncExternalStore(
+    subscribeToDrafts,
+    () => {
+      const draft = readDraft(key, questionId);
+      return draft ? JSON.stringify(draft) : null;
+    },
+    () => null,
+  );
+  const draft = useMemo(() => (raw ? (JSON.parse(raw) as Draft) : null), [raw]);
   const [saved, setSaved] = useState(true);
-  const [loadedFor, setLoadedFor] = useState(questionId);
-  if (loadedFor !== questionId) {
-    setLoadedFor(questionId);
-    setDraft(readDraft(key, questionId));
-    setSaved(true);
-  }
 
   const save = useCallback(
-    (text: string) => {
-      const now = Date.now();
-      setDraft({ text, savedAt: now });
-      setSaved(writeDraft(key, questionId, text, now));
-    },
+    (text: string) => setSaved(writeDraft(key, questionId, text)),
     [key, questionId],
   );
   const discard = useCallback(() => {
     removeDraft(key, questionId);
-    setDraft(null);
     setSaved(true);
   }, [key, questionId]);
 

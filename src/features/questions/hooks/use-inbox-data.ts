@@ -43,7 +43,8 @@ export function useInboxData(status: StatusFilter) {
   const queries = useQuestionQueries();
   const { pollIntervalMs } = useRuntimeConfig();
   const { state: session } = useSession();
-  const polling = { refetchInterval: session === 'active' ? pollIntervalMs : (false as const) };
+  // A signed-out session sends nothing: no polling, no refetch on focus, until the reviewer signs in.
+  const polling = { refetchInterval: pollIntervalMs, enabled: session === 'active' };
 
   const view = useQuery({ ...queries.list(status), ...polling });
   const pending = useQuery({ ...queries.list('pending'), ...polling });

@@ -1,0 +1,116 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { getMockApi, mockControl } from '@/test/mock-api';
+import { renderApp } from '@/test/render';
+import { demoIds } from '../../../../mock/seed';
+
+async function rows() {
+  const list = await screen.findByRole('list', { name: 'Questions' });
+  return within(list).getAllByRole('listitem');
+}
+
+function rowOf(id: string): HTMLElement {
+  const row = document.querySelector<HTMLElement>(`[data-question-id="${id}"]`);
+  if (!row) throw new Error(`no row for ${id}`);
+  return row;
+}
+
+async function mockCall(id: string) {
+  const state = (await mockControl('state', undefined, 'GET')) as {
+    calls: Array<Record<string, unknown>>;
+  };
+  return state.calls.find((call) => call.id === id) as Record<string, unknown>;
+}
+
+describe('the list', () => {
+  it('shows pending questions by default, soonest expiry first, with counts per status', async () => {
+    renderApp();
+    const items = await rows();
+    expect(items[0]).toHaveAttribute('data-question-id', demoIds.pendingSoonest);
+    expect(within(items[0] as HTMLElement).getByText('Pending')).toBeInTheDocument();
+    expect(within(items[0] as HTMLElement).getByText('expires in 2m 00s')).toBeInTheDocument();
+    const status = screen.getByRole('radiogroup', { name: 'Status' });
+    await waitFor(() => expect(within(status).getByText(/^Pending \d+$/)).toBeInTheDocument());
+    const pendingCount = Number(
+      within(status)
+        .getByText(/^Pending \d+$/)
+        .textContent?.split(' ')[1],
+    );
+    expect(pendingCount).toBe(items.length);
+    expect(within(status).getByText(/^All \d+$/)).toBeInTheDocument();
+    expect(document.title).toBe(`(${pendingCount}) Questions`);
+  });
+
+  it('keeps every filter in the URL and reads them back', async () => {
+    const { user, router } = renderApp();
+    await rows();
+    await user.click(screen.getByRole('radio', { name: /^Resolved/ }));
+    await waitFor(() => expect(router.state.location.search).toBe('?status=resolved'));
+    expect(rowOf(demoIds.resolved)).toBeInTheDocument();
+
+    await user.type(screen.getByRole('searchbox', { name: 'Search' }), 'replica lag');
+    await waitFor(() =>
+      expect(router.state.location.search).toBe('?status=resolved&q=replica+lag'),
+    );
+    await waitFor(async () => expect(await rows()).toHaveLength(1));
+
+    await user.click(screen.getByRole('radio', { name: /^Pending/ }));
+    await waitFor(() => expect(router.state.location.search).toBe('?q=replica+lag'));
+    expect(await screen.findByText('No questions match these filters')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Clear filters' }));
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+  });
+
+  it('opens the same view from a pasted link, and ignores invalid parameters', async () => {
+    renderApp({ route: '/questions?status=all&tag=billing&sort=newest' });
+    const items = await rows();
+    expect(items.length).toBeGreaterThan(1);
+    for (const item of items) expect(within(item).getByText('billing')).toBeInTheDocument();
+    expect(screen.getByRole('radio', { name: /^All/ })).toBeChecked();
+  });
+
+  it('falls back to defaults for parameters it does not know', async () => {
+    renderApp({ route: '/questions?status=%3Cscript%3E&sort=sideways' });
+    const items = await rows();
+    expect(items[0]).toHaveAttribute('data-question-id', demoIds.pendingSoonest);
+    expect(screen.getByRole('radio', { name: /^Pending/ })).toBeChecked();
+  });
+
+  it('turns a row expired the moment its time passes, without a refetch', async () => {
+    const { advance } = renderApp();
+    await rows();
+    const row = rowOf(demoIds.pendingSoonest);
+    expect(within(row).getByText('expires in 2m 00s')).toHaveAttribute('data-urgency', 'danger');
+    advance(119_000);
+    expect(within(row).getByText('expires in 1s')).toBeInTheDocument();
+    advance(1_000);
+    expect(within(row).getByText('Expired')).toBeInTheDocument();
+    expect(within(row).queryByText('Pending')).not.toBeInTheDocument();
+    // The server still says pending until its sweeper runs; the portal must not wait for that.
+    expect((await mockCall(demoIds.pendingSoonest)).status).toBe('pending');
+  });
+
+  it('says when there is nothing, and when a filter hides everything', async () => {
+    getMockApi({ seed: 'empty' });
+    renderApp();
+    expect(await screen.findByText('No questions are waiting')).toBeInTheDocument();
+  });
+
+  it('shows a failure with a way forward, not an empty list', async () => {
+    getMockApi();
+    await mockControl('faults', {
+      kind: 'status',
+      status: 500,
+      detail: 'database is locked',
+      count: 3,
+    });
+    const { user } = renderApp();
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Questions could not be loaded');
+    expect(alert).toHaveTextContent('database is locked');
+    expect(screen.queryByText('No questions are waiting')).not.toBeInTheDocument();
+    await mockControl('faults', undefined, 'DELETE');
+    await user.click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect((await rows()).length).toBeGreaterThan(1);
+  });
+});
