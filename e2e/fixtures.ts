@@ -72,17 +72,34 @@ export class MockControl {
 }
 
 export const test = base.extend<{ mock: MockControl }>({
-  mock: async ({ context, request, baseURL }, use, testInfo) => {
-    const tenant = `e2e-${testInfo.testId}-${testInfo.repeatEachIndex}-${testInfo.retry}`;
-    if (!baseURL) throw new Error('baseURL is not set');
-    await context.addCookies([{ name: 'mock_tenant', value: tenant, url: baseURL }]);
-    const control = new MockControl(request, tenant);
-    await control.reset();
-    await use(control);
-  },
+  // Automatic: every test gets its own tenant of the mock, even one that never calls it.
+  mock: [
+    async ({ context, request, baseURL }, use, testInfo) => {
+      const tenant = `e2e-${testInfo.testId}-${testInfo.repeatEachIndex}-${testInfo.retry}`;
+      if (!baseURL) throw new Error('baseURL is not set');
+      await context.addCookies([{ name: 'mock_tenant', value: tenant, url: baseURL }]);
+      const control = new MockControl(request, tenant);
+      await control.reset();
+      await use(control);
+    },
+    { auto: true },
+  ],
 });
 
 export { expect };
+
+export function row(page: Page, id: string) {
+  return page.locator(`[data-question-id="${id}"]`);
+}
+
+export function drawer(page: Page) {
+  return page.getByRole('dialog', { name: 'Question' });
+}
+
+/** Screenshots for people to look at; not compared. */
+export async function snapshot(page: Page, name: string) {
+  await page.screenshot({ path: `test-results/screenshots/${name}.png` });
+}
 
 /** An axe scan with no violations allowed. */
 export async function expectNoA11yViolations(page: Page, include?: string) {

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { type Context, Hono } from 'hono';
@@ -113,12 +113,16 @@ export function createPortalApp(options: PortalOptions): Hono {
   const distDir = options.distDir;
   if (!distDir) return app;
 
-  let indexHtml: Promise<string> | null = null;
-  const renderIndex = () => {
-    indexHtml ??= readFile(path.join(distDir, 'index.html'), 'utf8').then((html) =>
-      html.replace('<base href="/" />', `<base href="${basePath}" />`),
-    );
-    return indexHtml;
+  // Re-read when the build changes under a running server (npm start rebuilds on source changes).
+  let cached: { mtimeMs: number; html: string } | null = null;
+  const renderIndex = async () => {
+    const file = path.join(distDir, 'index.html');
+    const { mtimeMs } = await stat(file);
+    if (cached?.mtimeMs !== mtimeMs) {
+      const html = await readFile(file, 'utf8');
+      cached = { mtimeMs, html: html.replace('<base href="/" />', `<base href="${basePath}" />`) };
+    }
+    return cached.html;
   };
 
   const sendIndex = async (c: Context) =>

@@ -9,7 +9,7 @@ import {
   useMantineColorScheme,
 } from '@mantine/core';
 import { IconMoon, IconSun } from '@tabler/icons-react';
-import { Link, Outlet } from 'react-router';
+import { Link, Outlet, useMatch } from 'react-router';
 import { useRuntimeConfig } from '@/config/runtime-config';
 import { useToken } from '@/config/token-store';
 import classes from './app-layout.module.css';
@@ -55,8 +55,14 @@ export function AppLayout() {
   const { auth } = useRuntimeConfig();
   const token = useToken(tokens);
   const needsToken = auth.mode === 'token' && !token;
+  const questionOpen = useMatch('/questions/:id') !== null;
   return (
-    <div className={classes.shell} data-embed={embed || undefined}>
+    // Behind an open question (a modal drawer) the page is inert: no focus, no screen reader, no clicks.
+    <div
+      className={classes.shell}
+      data-embed={embed || undefined}
+      inert={questionOpen || undefined}
+    >
       <Button component="a" href="#main" className={classes.skip} size="xs">
         Skip to the questions
       </Button>

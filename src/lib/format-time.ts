@@ -22,7 +22,8 @@ const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
 export function formatRelative(at: number, now: number): string {
   const diff = at - now;
   const abs = Math.abs(diff);
-  if (abs < 45 * SECOND) return diff <= 0 ? 'just now' : 'in a few seconds';
+  // Within a tick of the shared clock either way, it is now.
+  if (abs < 45 * SECOND) return 'just now';
   if (abs < HOUR) return relative.format(Math.round(diff / MINUTE), 'minute');
   if (abs < DAY) return relative.format(Math.round(diff / HOUR), 'hour');
   if (abs < 30 * DAY) return relative.format(Math.round(diff / DAY), 'day');

@@ -74,6 +74,7 @@ export function InboxToolbar({
       <div className={classes.filters}>
         <TextInput
           ref={searchRef}
+          className={classes.search}
           type="search"
           aria-label="Search"
           placeholder="Search text, tags, users, ids, answers"
@@ -131,6 +132,7 @@ export function InboxToolbar({
         />
         <Select
           aria-label="Sort"
+          className={classes.sort}
           data={[
             { value: 'expiry', label: 'Expiring soonest' },
             { value: 'newest', label: 'Newest first' },

@@ -142,9 +142,12 @@ export interface QuestionDetailProps {
   onOpen: (id: string) => void;
 }
 
+/** Which form and which buttons the drawer shows; frozen while an action is in flight. */
 interface Layout {
   mode: AnswerMode | null;
   closedReason: string | null;
+  canCancel: boolean;
+  canMarkNotApplicable: boolean;
 }
 
 function layoutFor(question: Question, gone: boolean, overdue: boolean, hasDraft: boolean): Layout {
@@ -162,7 +165,12 @@ function layoutFor(question: Question, gone: boolean, overdue: boolean, hasDraft
   else mode = askHuman ? 'answer' : 'json';
   // A closed question shows the form only to keep the reviewer's draft visible and copyable.
   if (closedReason !== null && !hasDraft) mode = null;
-  return { mode, closedReason };
+  return {
+    mode,
+    closedReason,
+    canCancel: closedReason === null && question.status === 'pending',
+    canMarkNotApplicable: closedReason === null && askHuman,
+  };
 }
 
 export function QuestionDetail({ question, gone, nextId, onOpen }: QuestionDetailProps) {
@@ -185,9 +193,8 @@ export function QuestionDetail({ question, gone, nextId, onOpen }: QuestionDetai
   // as it was, so its spinner and its error land where the reviewer clicked.
   const live = layoutFor(question, gone, overdue, hasDraft);
   const [stable, setStable] = useState(live);
-  if (!acting && (stable.mode !== live.mode || stable.closedReason !== live.closedReason))
-    setStable(live);
-  const { mode, closedReason } = acting ? stable : live;
+  if (!acting && JSON.stringify(stable) !== JSON.stringify(live)) setStable(live);
+  const { mode, closedReason, canCancel, canMarkNotApplicable } = acting ? stable : live;
   const canAct = closedReason === null;
 
   return (
@@ -273,16 +280,12 @@ export function QuestionDetail({ question, gone, nextId, onOpen }: QuestionDetai
           mode={mode}
           closedReason={closedReason}
           extraActions={
-            canAct && (
-              <>
-                {askHuman && (
-                  <ConfirmAction action="not-applicable" question={question} busy={acting} />
-                )}
-                {question.status === 'pending' && (
-                  <ConfirmAction action="cancel" question={question} busy={acting} />
-                )}
-              </>
-            )
+            <>
+              {canMarkNotApplicable && (
+                <ConfirmAction action="not-applicable" question={question} busy={acting} />
+              )}
+              {canCancel && <ConfirmAction action="cancel" question={question} busy={acting} />}
+            </>
           }
           busy={acting}
         />

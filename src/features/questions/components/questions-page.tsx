@@ -65,24 +65,29 @@ export function QuestionsPage() {
     if (openId) markSeen(openId);
   }, [openId, markSeen]);
 
-  // Closing the drawer returns focus to the row it came from, or to its neighbour if that row left.
+  // Closing the drawer returns focus to the row it came from, or to its neighbour if that row left
+  // the list (answered). After the commit, so the page behind the drawer is no longer inert.
   const lastOpen = useRef<{ id: string; index: number } | null>(null);
   const visibleIds = useMemo(() => visible.map((q) => q.id), [visible]);
+  const wasOpen = useRef(openId);
   useEffect(() => {
+    const was = wasOpen.current;
+    wasOpen.current = openId;
     if (openId) {
-      lastOpen.current = { id: openId, index: Math.max(0, visibleIds.indexOf(openId)) };
+      const index = visibleIds.indexOf(openId);
+      if (index !== -1) lastOpen.current = { id: openId, index };
+      else if (lastOpen.current?.id !== openId) lastOpen.current = { id: openId, index: 0 };
+      return;
     }
+    const target = lastOpen.current;
+    if (!was || !target || focusRow(target.id)) return;
+    focusRow(visibleIds[Math.min(target.index, visibleIds.length - 1)]);
   }, [openId, visibleIds]);
   const closeDrawer = useCallback(() => {
     const fromList = (location.state as { fromList?: boolean } | null)?.fromList;
     if (fromList && window.history.length > 1) navigate(-1);
     else navigate({ pathname: '/questions', search }, { replace: true });
-    const target = lastOpen.current;
-    requestAnimationFrame(() => {
-      if (!target || focusRow(target.id)) return;
-      focusRow(visibleIds[Math.min(target.index, visibleIds.length - 1)]);
-    });
-  }, [location.state, navigate, search, visibleIds]);
+  }, [location.state, navigate, search]);
 
   const step = (delta: 1 | -1) => {
     if (visibleIds.length === 0) return;

@@ -1,0 +1,176 @@
+import { demoIds } from '../mock/seed';
+import { drawer, expect, row, test } from './fixtures';
+
+const answerButton = { name: 'Answer', exact: true } as const;
+
+test('answer a pending question', async ({ page, mock }) => {
+  await page.goto('questions');
+  await row(page, demoIds.pendingYesNo).getByRole('link').click();
+  await expect(page).toHaveURL(new RegExp(`/questions/${demoIds.pendingYesNo}$`));
+  const question = drawer(page);
+  await question.getByRole('button', { name: 'Yes' }).click();
+  await expect(question.getByRole('textbox', { name: 'Answer' })).toHaveValue('Yes');
+  await question
+    .getByRole('textbox', { name: 'Answer' })
+    .fill('Yes, issue the credit note for 6 seats');
+  await question.getByRole('button', answerButton).click();
+  await expect(page.getByText('Answer sent')).toBeVisible();
+  await expect(question.getByTestId('current-answer')).toHaveText(
+    'Yes, issue the credit note for 6 seats',
+  );
+  await expect(row(page, demoIds.pendingYesNo)).toHaveCount(0);
+  const call = await mock.find(demoIds.pendingYesNo);
+  expect(call?.status).toBe('resolved');
+  expect(call?.result).toEqual({ answer: 'Yes, issue the credit note for 6 seats' });
+});
+
+test('edit an earlier answer', async ({ page, mock }) => {
+  await page.goto('questions?status=resolved');
+  await row(page, demoIds.resolved).getByRole('link').click();
+  const question = drawer(page);
+  const box = question.getByRole('textbox', { name: 'Answer' });
+  await expect(box).toHaveValue(/Replica lag is still 40 s/);
+  await box.fill('Yes: replica lag is under 1 s now, go ahead.');
+  await question.getByRole('button', { name: 'Edit answer' }).click();
+  await expect(page.getByText('Answer changed')).toBeVisible();
+  expect((await mock.find(demoIds.resolved))?.result).toEqual({
+    answer: 'Yes: replica lag is under 1 s now, go ahead.',
+  });
+  await expect(row(page, demoIds.resolved)).toContainText('replica lag is under 1 s');
+});
+
+test('mark a question not applicable', async ({ page, mock }) => {
+  await page.goto(`questions/${demoIds.pendingYesNo}`);
+  await drawer(page).getByRole('button', { name: 'Not applicable' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Mark this question not applicable?' });
+  await confirm.getByRole('button', { name: 'Mark not applicable' }).click();
+  await expect(page.getByText('Marked not applicable')).toBeVisible();
+  expect((await mock.find(demoIds.pendingYesNo))?.result).toEqual({
+    answer: 'User does not have information about this question.',
+    not_applicable: true,
+  });
+});
+
+test('cancel a question', async ({ page, mock }) => {
+  await page.goto(`questions/${demoIds.pendingYesNo}`);
+  await drawer(page).getByRole('button', { name: 'Cancel question' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Cancel this question?' });
+  await confirm.getByRole('button', { name: 'Cancel question' }).click();
+  await expect(page.getByText('Question cancelled')).toBeVisible();
+  await expect(drawer(page).getByText('This question was cancelled')).toBeVisible();
+  await expect(drawer(page).getByRole('button', answerButton)).toHaveCount(0);
+  expect((await mock.find(demoIds.pendingYesNo))?.status).toBe('cancelled');
+});
+
+test('filter by status, tag and search; reload; go back', async ({ page }) => {
+  await page.goto('questions');
+  await page
+    .locator('label')
+    .filter({ hasText: /^Resolved \d+$/ })
+    .click();
+  await expect(page).toHaveURL(/\?status=resolved$/);
+  await page.getByRole('combobox', { name: 'Tag' }).click();
+  await page.getByRole('option', { name: 'billing' }).click();
+  await expect(page).toHaveURL(/\?status=resolved&tag=billing$/);
+  await page.getByRole('searchbox', { name: 'Search' }).fill('largest refund');
+  await expect(page).toHaveURL(/\?status=resolved&q=largest\+refund&tag=billing$/);
+  const rows = page.getByRole('list', { name: 'Questions' }).getByRole('listitem');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText('largest refund');
+
+  await page.reload();
+  await expect(page.getByRole('radio', { name: /^Resolved/ })).toBeChecked();
+  await expect(page.getByRole('searchbox', { name: 'Search' })).toHaveValue('largest refund');
+  await expect(page.getByRole('combobox', { name: 'Tag' })).toHaveValue('billing');
+  await expect(rows).toHaveCount(1);
+
+  // Typing replaced the URL in place, so Back steps over the search to the tag-less view.
+  await page.goBack();
+  await expect(page).toHaveURL(/\?status=resolved$/);
+  await expect(page.getByRole('searchbox', { name: 'Search' })).toHaveValue('');
+  expect(await rows.count()).toBeGreaterThan(1);
+  await page.goForward();
+  await expect(page).toHaveURL(/tag=billing/);
+});
+
+test('open a deep link, close it, and land on the list', async ({ page }) => {
+  await page.goto(`questions/${demoIds.nonAskHumanPending}?status=all`);
+  const question = drawer(page);
+  await expect(question.getByTestId('question-text')).toContainText(
+    'Approve deploying billing-api',
+  );
+  await expect(question.getByRole('textbox', { name: 'Result (JSON)' })).toBeVisible();
+  await page.reload();
+  await expect(question.getByTestId('question-text')).toContainText(
+    'Approve deploying billing-api',
+  );
+  await question.getByRole('button', { name: 'Close question' }).click();
+  await expect(page).toHaveURL(/\/questions\?status=all$/);
+  await expect(question).toHaveCount(0);
+  await expect(row(page, demoIds.nonAskHumanPending).getByRole('link')).toBeFocused();
+  await page.goto(`questions/ptc_ffffffffffffffffffffffffffffffff`);
+  await expect(drawer(page).getByText('Question not found')).toBeVisible();
+});
+
+test('a question with a 5-second expiry turns expired in the list and the drawer', async ({
+  page,
+  mock,
+}) => {
+  const asked = await mock.ask({
+    question: 'E2E: may the canary proceed to 50 %?',
+    answer_format: 'yes/no',
+    expires_in_seconds: 5,
+  });
+  await page.goto('questions');
+  const listed = row(page, asked.id);
+  await expect(listed.getByText(/expires in \ds/)).toBeVisible();
+  await listed.getByRole('link').click();
+  const question = drawer(page);
+  await expect(question.getByRole('button', answerButton)).toBeEnabled();
+  await expect(question.getByText(/This question has expired/)).toBeVisible({ timeout: 8_000 });
+  await expect(question.getByRole('button', answerButton)).toHaveCount(0);
+  await expect(question.locator('.status-badge')).toHaveText('Expired');
+  await expect(listed.locator('.status-badge')).toHaveText('Expired');
+});
+
+test('keyboard-only triage of three questions', async ({ page, mock }) => {
+  await page.goto('questions');
+  await expect(page.getByRole('list', { name: 'Questions' })).toBeVisible();
+  const answered: string[] = [];
+  await page.keyboard.press('j');
+  for (const answer of ['staging', 'Yes', '30 days']) {
+    const focusedId = await page.evaluate(
+      () =>
+        (document.activeElement?.closest('[data-question-id]') as HTMLElement | null)?.dataset
+          .questionId,
+    );
+    expect(focusedId).toBeTruthy();
+    answered.push(focusedId as string);
+    await page.keyboard.press('Enter');
+    const box = drawer(page).getByRole('textbox', { name: 'Answer' });
+    await expect(box).toBeFocused();
+    await page.keyboard.type(answer);
+    await page.keyboard.press('Control+Enter');
+    await expect(drawer(page).getByTestId('current-answer')).toHaveText(answer);
+    await page.keyboard.press('Escape');
+    await expect(drawer(page)).toHaveCount(0);
+  }
+  for (const [i, id] of answered.entries()) {
+    const call = await mock.find(id);
+    expect(call?.status).toBe('resolved');
+    expect(call?.result).toEqual({ answer: ['staging', 'Yes', '30 days'][i] });
+  }
+  expect(new Set(answered).size).toBe(3);
+});
+
+test('the shortcuts are listed, and off while typing', async ({ page }) => {
+  await page.goto('questions');
+  await page.keyboard.press('/');
+  await expect(page.getByRole('searchbox', { name: 'Search' })).toBeFocused();
+  await page.keyboard.type('jk?');
+  await expect(page.getByRole('searchbox', { name: 'Search' })).toHaveValue('jk?');
+  await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toHaveCount(0);
+  await page.getByRole('searchbox', { name: 'Search' }).blur();
+  await page.keyboard.press('Shift+?');
+  await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
+});
