@@ -2,7 +2,8 @@ import { Anchor, Button, CopyButton, Group, Text, Textarea, TextInput } from '@m
 import { notifications } from '@mantine/notifications';
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { isApiError } from '@/lib/api-client';
-import { describeSeconds } from '@/lib/format-time';
+import { useClock, useHasPassed, useNow } from '@/lib/clock';
+import { describeSeconds, formatDuration } from '@/lib/format-time';
 import { useResolveQuestion, useUpdateAnswer } from '../api/mutations';
 import type { Question } from '../api/schemas';
 import { useDraft } from '../hooks/use-drafts';
@@ -43,6 +44,15 @@ const successTitles: Record<AnswerMode, string> = {
   json: 'Result sent',
 };
 
+function RetryWait({ until }: { until: number }) {
+  const now = useNow();
+  return (
+    <Text size="sm" c="dimmed" role="status">
+      The server asked to wait: you can send again in {formatDuration(until - now)}.
+    </Text>
+  );
+}
+
 function initialText(question: Question, mode: AnswerMode): string {
   if (mode === 'edit') return isNotApplicable(question) ? '' : (answerText(question) ?? '');
   return '';
@@ -50,8 +60,11 @@ function initialText(question: Question, mode: AnswerMode): string {
 
 export function AnswerForm({ question, mode, closedReason, extraActions, busy }: AnswerFormProps) {
   const draft = useDraft(question.id);
-  const [baseline] = useState(() => initialText(question, mode));
-  const [text, setText] = useState(() => draft.draft?.text ?? baseline);
+  const baseline = initialText(question, mode);
+  // What is typed lives in the draft store (so it survives anything); local state only holds
+  // what the browser refused to store.
+  const [unsaved, setUnsaved] = useState<string | null>(null);
+  const text = unsaved ?? draft.draft?.text ?? baseline;
   const [validFor, setValidFor] = useState('');
   const [advanced, setAdvanced] = useState(false);
   const [fieldError, setFieldError] = useState<string | null>(null);
@@ -63,12 +76,20 @@ export function AnswerForm({ question, mode, closedReason, extraActions, busy }:
   const advancedId = useId();
   const formats = mode === 'json' ? [] : quickAnswers(question.answerFormat);
   const closed = closedReason !== null;
+  const clock = useClock();
+  // After a 429 the server said when to try again; the button waits that long.
+  const [retryAt, setRetryAt] = useState<number | null>(null);
+  const retryOpen = useHasPassed(retryAt);
+  const waiting = retryAt !== null && !retryOpen;
 
   const change = (value: string) => {
-    setText(value);
     setFieldError(null);
-    if (value === baseline) draft.discard();
-    else draft.save(value);
+    if (value === baseline) {
+      draft.discard();
+      setUnsaved(null);
+    } else {
+      setUnsaved(draft.save(value) ? null : value);
+    }
   };
 
   const callbacks = {
@@ -81,6 +102,9 @@ export function AnswerForm({ question, mode, closedReason, extraActions, busy }:
     },
     onError: (error: unknown) => {
       setServerError(error);
+      if (isApiError(error) && error.kind === 'rate-limited') {
+        setRetryAt(clock.now() + (error.retryAfterMs ?? 5_000));
+      }
       if (isApiError(error) && error.kind === 'validation') {
         for (const field of error.fieldErrors) {
           if (field.field.startsWith('valid_for_seconds')) {
@@ -97,7 +121,7 @@ export function AnswerForm({ question, mode, closedReason, extraActions, busy }:
 
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
-    if (closed || mutation.isPending || busy) return;
+    if (closed || mutation.isPending || busy || waiting) return;
     setServerError(null);
     const validity = parseValidFor(validFor);
     setValidForError(validity.ok ? null : validity.message);
@@ -194,7 +218,7 @@ export function AnswerForm({ question, mode, closedReason, extraActions, busy }:
           dirty={text !== baseline}
           onDiscard={() => {
             draft.discard();
-            setText(baseline);
+            setUnsaved(null);
             setFieldError(null);
           }}
         />
@@ -248,9 +272,14 @@ export function AnswerForm({ question, mode, closedReason, extraActions, busy }:
         </div>
       )}
       {serverError !== null && <ActionError error={serverError} />}
+      {waiting && retryAt !== null && <RetryWait until={retryAt} />}
       {!closed && (
         <Group gap="xs">
-          <Button type="submit" loading={mutation.isPending} disabled={busy && !mutation.isPending}>
+          <Button
+            type="submit"
+            loading={mutation.isPending}
+            disabled={(busy && !mutation.isPending) || waiting}
+          >
             {submitLabels[mode]}
           </Button>
           {extraActions}

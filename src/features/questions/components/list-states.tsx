@@ -1,5 +1,6 @@
 import { Alert, Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconFilterOff, IconInbox } from '@tabler/icons-react';
+import { isApiError } from '@/lib/api-client';
 import { describeError } from '@/lib/describe-error';
 import type { StatusFilter } from '../utils/filters';
 
@@ -84,6 +85,8 @@ export function ListFailed({
   retrying: boolean;
 }) {
   const { title, message } = describeError(error);
+  // A signed-out session is explained once, app-wide, with its own way forward.
+  if (isApiError(error) && error.kind === 'auth') return null;
   return (
     <Paper p="lg" data-testid="list-failed">
       <Alert

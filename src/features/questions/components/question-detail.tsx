@@ -275,7 +275,7 @@ export function QuestionDetail({ question, gone, nextId, onOpen }: QuestionDetai
 
       {mode !== null && (
         <AnswerForm
-          key={`${question.id}:${mode}`}
+          key={question.id}
           question={question}
           mode={mode}
           closedReason={closedReason}

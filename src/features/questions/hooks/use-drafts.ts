@@ -25,7 +25,8 @@ export interface DraftState {
   draft: Draft | null;
   /** False when the browser refused to save the last change (quota or private mode). */
   saved: boolean;
-  save(text: string): void;
+  /** Returns false when the browser refused to store it. */
+  save(text: string): boolean;
   discard(): void;
 }
 
@@ -44,7 +45,11 @@ export function useDraft(questionId: string): DraftState {
   const [saved, setSaved] = useState(true);
 
   const save = useCallback(
-    (text: string) => setSaved(writeDraft(key, questionId, text)),
+    (text: string) => {
+      const ok = writeDraft(key, questionId, text);
+      setSaved(ok);
+      return ok;
+    },
     [key, questionId],
   );
   const discard = useCallback(() => {
