@@ -36,6 +36,25 @@ export default defineConfig({
         },
       },
     },
+    {
+      // The built portal behind Debian's nginx with deploy/nginx/*.conf, an SSO stand-in and
+      // the mock Reflexio (e2e/proxy/harness.ts starts them; it skips without nginx).
+      name: 'proxy',
+      testDir: 'e2e/proxy',
+      testIgnore: [],
+      use: {
+        ...devices['Desktop Chrome'],
+        launchOptions: {
+          executablePath,
+          args: [
+            '--disable-gpu',
+            '--disable-quic',
+            '--disable-background-networking',
+            '--no-first-run',
+          ],
+        },
+      },
+    },
   ],
   webServer: {
     command: 'node --import tsx server/start.ts',

@@ -165,6 +165,7 @@ test('keyboard-only triage of three questions', async ({ page, mock }) => {
 
 test('the shortcuts are listed, and off while typing', async ({ page }) => {
   await page.goto('questions');
+  await expect(page.getByRole('list', { name: 'Questions' })).toBeVisible();
   await page.keyboard.press('/');
   await expect(page.getByRole('searchbox', { name: 'Search' })).toBeFocused();
   await page.keyboard.type('jk?');

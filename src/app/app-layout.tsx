@@ -11,9 +11,9 @@ import {
 import { IconMoon, IconSun } from '@tabler/icons-react';
 import { Link, Outlet, useMatch } from 'react-router';
 import { useRuntimeConfig } from '@/config/runtime-config';
+import { useShell } from '@/config/shell-context';
 import { useToken } from '@/config/token-store';
 import classes from './app-layout.module.css';
-import { useShell } from './shell-context';
 import { StatusBanners } from './status-banners';
 import { TokenForm } from './token-form';
 import { useSignedInUser } from './use-signed-in-user';

@@ -4,13 +4,13 @@ import { type ReactNode, useState } from 'react';
 import { RouterProvider } from 'react-router';
 import { resolveEmbed } from '@/config/embed';
 import { type RuntimeConfig, RuntimeConfigContext } from '@/config/runtime-config';
+import { type Shell, ShellContext } from '@/config/shell-context';
 import { QuestionSourceContext } from '@/features/questions/api/source';
 import { type Clock, ClockContext, createIntervalClock } from '@/lib/clock';
 import { SessionContext } from '@/lib/session-store';
 import { AppMantineProvider } from './mantine-provider';
 import { createAppRouter } from './router';
 import { createServices, type Services } from './services';
-import { type Shell, ShellContext } from './shell-context';
 
 export interface AppProvidersProps {
   config: RuntimeConfig;

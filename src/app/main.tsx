@@ -1,3 +1,5 @@
+// Before anything builds a zod schema.
+import './zod-setup';
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import '@/styles/theme.generated.css';

@@ -1,11 +1,9 @@
-import { Alert, Button, Group, Stack, Text } from '@mantine/core';
-import { IconLock, IconWifiOff } from '@tabler/icons-react';
+import { Alert } from '@mantine/core';
+import { IconWifiOff } from '@tabler/icons-react';
 import { onlineManager } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
-import { useRuntimeConfig } from '@/config/runtime-config';
-import { signInAddress } from '@/config/sign-in';
+import { SessionEndedAlert } from '@/components/session-ended-alert';
 import { useSession } from '@/lib/session-store';
-import { useShell } from './shell-context';
 
 function useOnline(): boolean {
   return useSyncExternalStore(
@@ -15,52 +13,11 @@ function useOnline(): boolean {
   );
 }
 
-/** App-wide states that change what every screen can do: offline, and a sign-in that ended. */
+/** App-wide states that change what every screen can do: a sign-in that ended, and offline. */
 export function StatusBanners() {
   const online = useOnline();
-  const { state, store } = useSession();
-  const { tokens } = useShell();
-  const config = useRuntimeConfig();
-  const tokenMode = config.auth.mode === 'token';
-
-  if (state === 'ended') {
-    return (
-      <Alert
-        color="red"
-        variant="light"
-        icon={<IconLock aria-hidden />}
-        title="Your session has ended"
-        mb="md"
-        role="alert"
-      >
-        <Stack gap="xs">
-          <Text size="sm">
-            {tokenMode
-              ? 'The server no longer accepts your API key, so nothing can be loaded or sent.'
-              : 'The sign-in in front of this portal expired, so nothing can be loaded or sent.'}{' '}
-            Your drafts are kept in this browser and will be here when you come back.
-          </Text>
-          <Group>
-            {tokenMode ? (
-              <Button
-                color="red"
-                onClick={() => {
-                  tokens.clear();
-                  store.reset();
-                }}
-              >
-                Enter a new API key
-              </Button>
-            ) : (
-              <Button component="a" href={signInAddress(config, window.location.href)} color="red">
-                Sign in again
-              </Button>
-            )}
-          </Group>
-        </Stack>
-      </Alert>
-    );
-  }
+  const { state } = useSession();
+  if (state === 'ended') return <SessionEndedAlert />;
   if (!online) {
     return (
       <Alert

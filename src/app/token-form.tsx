@@ -1,8 +1,8 @@
 import { Button, Checkbox, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { useShell } from '@/config/shell-context';
 import { useSession } from '@/lib/session-store';
-import { useShell } from './shell-context';
 
 /** `auth.mode: "token"`: the reviewer pastes a Reflexio API key, kept for this tab at most. */
 export function TokenForm() {

@@ -39,6 +39,8 @@ export function actionErrorText(error: unknown): { title: string; message: strin
 }
 
 export function ActionError({ error }: { error: unknown }) {
+  // A signed-out session has its own alert, with the way to sign in again.
+  if (isApiError(error) && error.kind === 'auth') return null;
   const { title, message } = actionErrorText(error);
   return (
     <Alert

@@ -86,7 +86,7 @@ describe('answering a pending question', () => {
     expect((await mockCall(demoIds.pendingYesNo)).status).toBe('pending');
     await user.clear(validFor);
     await user.type(validFor, '3600');
-    expect(within(dialog).getByText(/1 hour/)).toBeInTheDocument();
+    expect(within(dialog).getByText(/reuse this answer: 1 hour\./)).toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: 'Answer' }));
     await waitFor(async () =>
       expect((await mockCall(demoIds.pendingYesNo)).status).toBe('resolved'),

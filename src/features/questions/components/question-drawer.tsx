@@ -1,6 +1,7 @@
 import { Alert, Button, Drawer, Skeleton, Stack, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { SessionEndedAlert } from '@/components/session-ended-alert';
 import { useRuntimeConfig } from '@/config/runtime-config';
 import { isApiError } from '@/lib/api-client';
 import { describeError } from '@/lib/describe-error';
@@ -118,6 +119,7 @@ export function QuestionDrawer({ id, nextId, onClose, onOpen }: QuestionDrawerPr
       transitionProps={{ duration: 150 }}
       classNames={{ title: 'drawer-title' }}
     >
+      <SessionEndedAlert />
       {shownId !== null && (
         <QuestionPanel key={shownId} id={shownId} nextId={nextId} onOpen={onOpen} />
       )}

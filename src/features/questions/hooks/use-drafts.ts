@@ -1,4 +1,5 @@
 import { useCallback, useMemo, useState, useSyncExternalStore } from 'react';
+import { useClock } from '@/lib/clock';
 import { useQuestionSource } from '../api/source';
 import {
   type Draft,
@@ -43,14 +44,15 @@ export function useDraft(questionId: string): DraftState {
   );
   const draft = useMemo(() => (raw ? (JSON.parse(raw) as Draft) : null), [raw]);
   const [saved, setSaved] = useState(true);
+  const clock = useClock();
 
   const save = useCallback(
     (text: string) => {
-      const ok = writeDraft(key, questionId, text);
+      const ok = writeDraft(key, questionId, text, clock.now());
       setSaved(ok);
       return ok;
     },
-    [key, questionId],
+    [key, questionId, clock],
   );
   const discard = useCallback(() => {
     removeDraft(key, questionId);

@@ -1,0 +1,105 @@
+// A reviewer's day through the production setup: nginx with deploy/nginx/questions-inbox.conf,
+// the SSO gate, and Reflexio behind the proxy's key. Every test also runs under the browser
+// guard (fixtures.ts): no Content-Security-Policy violation, no request to another host.
+import { expect, PREFIX, questionList, submitSignInForm, test } from './fixtures';
+import { profileOf } from './sso-stand-in';
+
+test('a first visit goes through sign-in and lands back on the same address with the questions', async ({
+  page,
+  harness,
+  mock,
+  reviewer,
+}) => {
+  const pending = (await mock.calls()).filter(
+    (call) => call.status === 'pending' && call.org_id === 'org_demo',
+  );
+  const address = `${harness.origin}${PREFIX}questions?status=pending`;
+
+  await page.goto(address);
+  await expect(page).toHaveURL(/\/oauth2\/sign_in\?rd=/);
+  await submitSignInForm(page, reviewer);
+
+  await expect(page).toHaveURL(address);
+  await expect(questionList(page).getByRole('listitem')).toHaveCount(pending.length);
+  const sample = pending.find((call) => String(call.question_text).length < 120);
+  await expect(page.getByRole('link', { name: String(sample?.question_text) })).toBeVisible();
+  // The header names who the SSO says is signed in (preferredUsername from /oauth2/userinfo).
+  const banner = page.getByRole('banner');
+  await expect(banner.getByRole('heading', { name: 'Questions Inbox' })).toBeVisible();
+  await expect(
+    banner.getByText(`Signed in as ${profileOf(reviewer).preferredUsername}`),
+  ).toBeVisible();
+});
+
+test('a deep link to a question opens it in the drawer, and a reload keeps it open', async ({
+  page,
+  mock,
+  signIn,
+  reviewer,
+}) => {
+  const question = await mock.ask({
+    id: 'ptc_proxy_deep_link',
+    question: 'Which on-call rotation should own the billing alerts?',
+  });
+  await signIn(reviewer);
+
+  await page.goto(`questions/${question.id}`);
+  const drawer = page.getByRole('dialog');
+  await expect(drawer.getByText(question.question_text, { exact: true })).toBeVisible();
+  await expect(drawer.getByRole('textbox', { name: 'Answer' })).toBeVisible();
+
+  await page.reload();
+  await expect(page).toHaveURL(new RegExp(`${PREFIX}questions/${question.id}$`));
+  await expect(
+    page.getByRole('dialog').getByText(question.question_text, { exact: true }),
+  ).toBeVisible();
+});
+
+test('an answer sent through the proxy reaches Reflexio', async ({
+  page,
+  mock,
+  signIn,
+  reviewer,
+}) => {
+  const question = await mock.ask({
+    id: 'ptc_proxy_answer',
+    question: 'Can the nightly export skip the archived projects?',
+  });
+  await signIn(reviewer);
+  await page.goto('questions');
+  await questionList(page).getByRole('link', { name: question.question_text }).click();
+
+  const drawer = page.getByRole('dialog');
+  await drawer.getByRole('textbox', { name: 'Answer' }).fill('Yes, skip everything archived.');
+  await drawer.getByRole('button', { name: 'Answer', exact: true }).click();
+
+  await expect
+    .poll(async () => (await mock.find(question.id))?.status, { timeout: 10_000 })
+    .toBe('resolved');
+  expect((await mock.find(question.id))?.result).toEqual({
+    answer: 'Yes, skip everything archived.',
+  });
+});
+
+test('the strict Content-Security-Policy is enforced on the portal (the guard sees violations)', async ({
+  page,
+  guard,
+  signIn,
+  reviewer,
+}) => {
+  await signIn(reviewer);
+  await page.goto('questions');
+  await expect(questionList(page)).toBeVisible();
+
+  // An inline script, as an injected or careless one would be: the policy must block it.
+  const ran = await page.evaluate(async () => {
+    const marker = window as unknown as { __inlineRan?: boolean };
+    const script = document.createElement('script');
+    script.textContent = 'window.__inlineRan = true;';
+    document.body.append(script);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    return marker.__inlineRan === true;
+  });
+  expect(ran).toBe(false);
+  await expect.poll(() => guard.takeViolations().join('\n')).toMatch(/script-src/);
+});

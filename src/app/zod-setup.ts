@@ -1,0 +1,6 @@
+import { config } from 'zod';
+
+// zod 4 probes for eval with `new Function("")` when schemas are built; under the portal's
+// Content-Security-Policy (no 'unsafe-eval') the browser reports that probe as a violation even
+// though zod catches it. Jitless mode skips the probe. This module must be imported first.
+config({ jitless: true });
