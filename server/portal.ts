@@ -136,18 +136,22 @@ export function createPortalApp(options: PortalOptions): Hono {
     return inner === '/' || inner === '/index.html' ? sendIndex(c) : next();
   });
 
+  // Hashed assets never change; everything else (config.json, the favicon) is read fresh.
+  app.get('*', async (c, next) => {
+    await next();
+    if (c.res.status !== 200 || c.res.headers.get('content-type')?.startsWith('text/html')) return;
+    const inner = stripBase(new URL(c.req.url).pathname) ?? '';
+    c.header(
+      'Cache-Control',
+      inner.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-store',
+    );
+  });
+
   app.get(
     '*',
     serveStatic({
       root: path.relative(process.cwd(), distDir) || '.',
       rewriteRequestPath: (requestPath) => stripBase(requestPath) ?? requestPath,
-      onFound: (filePath, c) => {
-        if (filePath.includes(`${path.sep}assets${path.sep}`) || filePath.includes('/assets/')) {
-          c.header('Cache-Control', 'public, max-age=31536000, immutable');
-        } else {
-          c.header('Cache-Control', 'no-store');
-        }
-      },
     }),
   );
 

@@ -31,12 +31,17 @@ export function resetMockApi() {
 }
 
 /** The mock backend for this test: created on first use with a manual clock at TEST_NOW. */
-export function getMockApi(options: { seed?: 'demo' | 'empty' } = {}) {
+export function getMockApi(options: { seed?: 'demo' | 'empty'; apiKey?: string } = {}) {
   if (!current) {
     const clock = createManualClock(TEST_NOW);
     current = {
       clock,
-      backend: createMockBackend({ clock, seed: options.seed ?? 'demo', sweepIntervalMs: 0 }),
+      backend: createMockBackend({
+        clock,
+        seed: options.seed ?? 'demo',
+        apiKey: options.apiKey ?? null,
+        sweepIntervalMs: 0,
+      }),
     };
   }
   return current;

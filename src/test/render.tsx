@@ -5,7 +5,6 @@ import { AppProviders } from '@/app/app';
 import { appRoutes } from '@/app/router';
 import { createServices } from '@/app/services';
 import { type RuntimeConfig, runtimeConfigSchema } from '@/config/runtime-config';
-import { createTokenStore } from '@/config/token-store';
 import { createManualClock } from '@/lib/clock';
 import { getMockApi, TEST_NOW, TEST_ORIGIN } from './mock-api';
 
@@ -31,7 +30,7 @@ export function renderApp({
   const services = createServices(config, new URL(`${TEST_ORIGIN}/`), { retries: false });
   const router = createMemoryRouter(appRoutes, { initialEntries: [route] });
   const clock = createManualClock(TEST_NOW);
-  const shell = { embed, tokens: createTokenStore() };
+  const shell = { embed, tokens: services.tokens };
   const user = userEvent.setup();
   const view = render(
     <AppProviders config={config} services={services} shell={shell} clock={clock} env="test">

@@ -114,3 +114,28 @@ describe('the list', () => {
     expect((await rows()).length).toBeGreaterThan(1);
   });
 });
+
+describe('live refresh', () => {
+  it('marks questions that arrive while the inbox is open as new until opened, and counts them in the title', async () => {
+    const { user } = renderApp();
+    const before = (await rows()).length;
+    expect(document.title).toBe(`(${before}) Questions`);
+    const created = (await mockControl('questions', {
+      question: 'Can the agent retry the failed export now?',
+      answer_format: 'yes/no',
+      expires_in_seconds: 3600,
+    })) as { call: { id: string } };
+    await user.click(screen.getByRole('button', { name: 'Refresh now' }));
+    await waitFor(async () => expect(await rows()).toHaveLength(before + 1));
+    const row = rowOf(created.call.id);
+    expect(within(row).getByText('New')).toBeInTheDocument();
+    expect(screen.getByText('1 new question arrived.')).toBeInTheDocument();
+    await waitFor(() => expect(document.title).toBe(`(${before + 1}) Questions`));
+    await user.click(within(row).getByRole('link'));
+    await screen.findByRole('dialog', { name: 'Question' });
+    await waitFor(() =>
+      expect(within(rowOf(created.call.id)).queryByText('New')).not.toBeInTheDocument(),
+    );
+    expect(screen.queryByText('1 new question arrived.')).not.toBeInTheDocument();
+  });
+});

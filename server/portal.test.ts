@@ -1,0 +1,121 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMockBackend } from '../mock/app';
+import { contentSecurityPolicy, createPortalApp, normalizeBasePath } from './portal';
+
+function fakeDist(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'qi-dist-'));
+  writeFileSync(
+    path.join(dir, 'index.html'),
+    '<!doctype html><html><head><base href="/" /><script type="module" src="./assets/app-abc123.js"></script></head><body></body></html>',
+  );
+  writeFileSync(path.join(dir, 'config.json'), '{"apiBaseUrl":"api"}');
+  mkdirSync(path.join(dir, 'assets'));
+  writeFileSync(path.join(dir, 'assets', 'app-abc123.js'), 'console.log(1)');
+  return dir;
+}
+
+const servers: Server[] = [];
+afterEach(() => {
+  for (const server of servers.splice(0)) server.close();
+});
+
+/** A stand-in Reflexio that echoes what reached it. */
+async function echoUpstream(): Promise<string> {
+  const server = createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(
+      JSON.stringify({
+        url: req.url,
+        method: req.method,
+        authorization: req.headers.authorization ?? null,
+        cookie: req.headers.cookie ?? null,
+        userAgent: req.headers['user-agent'] ?? null,
+      }),
+    );
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+describe('the one-port server', () => {
+  it('normalizes base paths', () => {
+    expect(normalizeBasePath(undefined)).toBe('/');
+    expect(normalizeBasePath('agents/inbox')).toBe('/agents/inbox/');
+    expect(normalizeBasePath('/agents/inbox/')).toBe('/agents/inbox/');
+  });
+
+  it('serves index.html for every app route, with the base path, CSP and no caching', async () => {
+    const app = createPortalApp({ distDir: fakeDist(), basePath: '/agents/inbox/' });
+    for (const route of [
+      '/agents/inbox/',
+      '/agents/inbox/questions',
+      '/agents/inbox/questions/ptc_1?status=all',
+    ]) {
+      const response = await app.request(route);
+      expect(response.status).toBe(200);
+      const html = await response.text();
+      expect(html).toContain('<base href="/agents/inbox/" />');
+      expect(response.headers.get('cache-control')).toBe('no-store');
+      expect(response.headers.get('content-security-policy')).toBe(contentSecurityPolicy());
+    }
+    expect((await app.request('/')).headers.get('location')).toBe('/agents/inbox/');
+  });
+
+  it('caches hashed assets for a year and config.json not at all', async () => {
+    const app = createPortalApp({ distDir: fakeDist() });
+    const asset = await app.request('/assets/app-abc123.js');
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const config = await app.request('/config.json');
+    expect(config.headers.get('cache-control')).toBe('no-store');
+    expect((await app.request('/assets/missing.js')).status).toBe(404);
+  });
+
+  it('puts the mock behind /api and /__mock under the base path', async () => {
+    const mock = createMockBackend({ sweepIntervalMs: 0 });
+    const app = createPortalApp({ distDir: fakeDist(), basePath: '/inbox/', mock: mock.app });
+    const response = await app.request('/inbox/api/pending_tool_calls?status=pending&limit=2');
+    expect(response.status).toBe(200);
+    expect(
+      ((await response.json()) as { pending_tool_calls: unknown[] }).pending_tool_calls,
+    ).toHaveLength(2);
+    expect((await app.request('/inbox/__mock/state')).status).toBe(200);
+    mock.close();
+  });
+
+  it('proxies /api to a real Reflexio with the API key added server-side, never the browser’s cookies', async () => {
+    const upstream = await echoUpstream();
+    const app = createPortalApp({ upstream: { url: upstream, apiKey: 'secret-key' } });
+    const response = await app.request('/api/pending_tool_calls?status=pending', {
+      headers: {
+        cookie: 'session=abc',
+        authorization: 'Bearer from-browser',
+        'user-agent': 'Mozilla/5.0 test',
+      },
+    });
+    const seen = (await response.json()) as Record<string, string | null>;
+    expect(seen).toMatchObject({
+      url: '/api/pending_tool_calls?status=pending',
+      authorization: 'Bearer secret-key',
+      cookie: null,
+      userAgent: 'Mozilla/5.0 test',
+    });
+    // The mock's control surface does not exist in front of a real Reflexio.
+    expect((await app.request('/__mock/state')).status).toBe(404);
+  });
+
+  it('answers 502 in FastAPI shape when the real Reflexio cannot be reached', async () => {
+    const app = createPortalApp({ upstream: { url: 'http://127.0.0.1:9' } });
+    const response = await app.request('/api/pending_tool_calls');
+    expect(response.status).toBe(502);
+    expect(await response.json()).toEqual({
+      detail: expect.stringContaining('could not be reached'),
+    });
+  });
+});
