@@ -2,7 +2,14 @@ import { defineConfig, devices } from '@playwright/test';
 import { findChromium } from './scripts/find-chromium.ts';
 
 const port = Number(process.env.E2E_PORT ?? 5181);
-const executablePath = findChromium() ?? undefined;
+// Debian's Chromium where there is one (CHROMIUM_PATH overrides), else Playwright's own browser.
+const chromium = {
+  ...devices['Desktop Chrome'],
+  launchOptions: {
+    executablePath: findChromium() ?? undefined,
+    args: ['--disable-gpu', '--disable-quic', '--disable-background-networking', '--no-first-run'],
+  },
+};
 
 export default defineConfig({
   testDir: 'e2e',
@@ -23,18 +30,7 @@ export default defineConfig({
   projects: [
     {
       name: 'chromium',
-      use: {
-        ...devices['Desktop Chrome'],
-        launchOptions: {
-          executablePath,
-          args: [
-            '--disable-gpu',
-            '--disable-quic',
-            '--disable-background-networking',
-            '--no-first-run',
-          ],
-        },
-      },
+      use: chromium,
     },
     {
       // The built portal behind Debian's nginx with deploy/nginx/*.conf, an SSO stand-in and
@@ -42,18 +38,7 @@ export default defineConfig({
       name: 'proxy',
       testDir: 'e2e/proxy',
       testIgnore: [],
-      use: {
-        ...devices['Desktop Chrome'],
-        launchOptions: {
-          executablePath,
-          args: [
-            '--disable-gpu',
-            '--disable-quic',
-            '--disable-background-networking',
-            '--no-first-run',
-          ],
-        },
-      },
+      use: chromium,
     },
   ],
   webServer: {

@@ -175,3 +175,11 @@ test('the shortcuts are listed, and off while typing', async ({ page }) => {
   await page.keyboard.press('Shift+?');
   await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
 });
+
+test('a deep link to a pending question puts the cursor in the answer box', async ({ page }) => {
+  await page.goto(`questions/${demoIds.pendingYesNo}`);
+  await expect(drawer(page).getByRole('textbox', { name: 'Answer' })).toBeFocused();
+  await page.keyboard.type('Yes');
+  await page.keyboard.press('Control+Enter');
+  await expect(page.getByText('Answer sent')).toBeVisible();
+});

@@ -1,6 +1,6 @@
 import { Anchor, Button, CopyButton, Group, Text, Textarea, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { type FormEvent, type ReactNode, useId, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { isApiError } from '@/lib/api-client';
 import { useClock, useHasPassed, useNow } from '@/lib/clock';
 import { describeSeconds, formatDuration } from '@/lib/format-time';
@@ -76,6 +76,13 @@ export function AnswerForm({ question, mode, closedReason, extraActions, busy }:
   const advancedId = useId();
   const formats = mode === 'json' ? [] : quickAnswers(question.answerFormat);
   const closed = closedReason !== null;
+  const box = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    // Opened from a link, the drawer's focus trap ran before the question loaded and chose the
+    // close button; the reviewer came to answer, so the answer box takes focus.
+    if (!closed && document.activeElement?.matches('.mantine-Drawer-close, body'))
+      box.current?.focus();
+  }, [closed]);
   const clock = useClock();
   // After a 429 the server said when to try again; the button waits that long.
   const [retryAt, setRetryAt] = useState<number | null>(null);
@@ -207,6 +214,7 @@ export function AnswerForm({ question, mode, closedReason, extraActions, busy }:
         minRows={mode === 'json' ? 5 : 3}
         maxRows={16}
         error={fieldError}
+        ref={box}
         readOnly={closed}
         data-autofocus={!closed || undefined}
         spellCheck={mode !== 'json'}

@@ -1,6 +1,6 @@
 import { Badge, Text } from '@mantine/core';
 import { IconPencil } from '@tabler/icons-react';
-import { memo } from 'react';
+import { memo, useId } from 'react';
 import { Link } from 'react-router';
 import { TimeAgo } from '@/components/time-ago';
 import { useHasPassed } from '@/lib/clock';
@@ -30,6 +30,8 @@ export const QuestionRow = memo(function QuestionRow({
   const overdue = useHasPassed(question.status === 'pending' ? question.expiresAt : null);
   const closed = question.status !== 'pending' || overdue;
   const summary = resultSummary(question);
+  // Status, tags, user and countdown describe the row's link for screen readers.
+  const domId = `q-${useId()}`;
   return (
     <li
       className={classes.row}
@@ -37,7 +39,7 @@ export const QuestionRow = memo(function QuestionRow({
       data-open={isOpen || undefined}
       data-closed={closed || undefined}
     >
-      <div className={classes.top}>
+      <div className={classes.top} id={`${domId}-top`}>
         <StatusBadge question={question} />
         {isNew && (
           <Badge size="sm" variant="filled" color="indigo" radius="sm">
@@ -86,12 +88,13 @@ export const QuestionRow = memo(function QuestionRow({
         state={{ fromList: true }}
         className={classes.link}
         data-row-link
+        aria-describedby={`${domId}-top ${domId}-meta`}
       >
         <span className={classes.text} dir="auto">
           {truncateText(question.questionText, 400) || <em>(no question text)</em>}
         </span>
       </Link>
-      <div className={classes.meta}>
+      <div className={classes.meta} id={`${domId}-meta`}>
         {question.userId && (
           <span className={classes.user} title={question.userId}>
             {truncateText(question.userId, 80)}
