@@ -58,6 +58,10 @@ test('cancel a question', async ({ page, mock }) => {
   await confirm.getByRole('button', { name: 'Cancel question' }).click();
   await expect(page.getByText('Question cancelled')).toBeVisible();
   await expect(drawer(page).getByText('This question was cancelled')).toBeVisible();
+  // The button that had focus is gone; focus stays in the drawer, not on <body>.
+  expect(await page.evaluate(() => !!document.activeElement?.closest('[role="dialog"]'))).toBe(
+    true,
+  );
   await expect(drawer(page).getByRole('button', answerButton)).toHaveCount(0);
   expect((await mock.find(demoIds.pendingYesNo))?.status).toBe('cancelled');
 });
@@ -182,4 +186,16 @@ test('a deep link to a pending question puts the cursor in the answer box', asyn
   await page.keyboard.type('Yes');
   await page.keyboard.press('Control+Enter');
   await expect(page.getByText('Answer sent')).toBeVisible();
+});
+
+test('the skip link moves to the questions without reloading or dropping the filters', async ({
+  page,
+}) => {
+  await page.goto('questions?status=resolved&q=refund');
+  await expect(page.getByRole('list', { name: 'Questions' })).toBeVisible();
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('link', { name: 'Skip to the questions' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('main')).toBeFocused();
+  await expect(page).toHaveURL(/\/questions\?status=resolved&q=refund$/);
 });

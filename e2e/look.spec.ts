@@ -34,6 +34,10 @@ for (const [device, viewport] of Object.entries(viewports)) {
       );
       expect(overflow).toBeLessThanOrEqual(0);
       await snapshot(page, `list-${device}-${colorScheme}`);
+      // The page scrolls with the wheel (a closed drawer must not lock it).
+      await page.mouse.move(viewport.width / 2, viewport.height / 2);
+      await page.mouse.wheel(0, 1500);
+      await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
       await page.goto(`questions/${demoIds.pendingYesNo}`);
       await expect(drawer(page).getByRole('textbox', { name: 'Answer' })).toBeVisible();
       await drawer(page).getByRole('textbox', { name: 'Answer' }).fill('Yes, issue it');

@@ -110,6 +110,29 @@ describe('the one-port server', () => {
     expect((await app.request('/__mock/state')).status).toBe(404);
   });
 
+  it('spends the API key only for the portal’s own pages on an allowed host', async () => {
+    const upstream = await echoUpstream();
+    const app = createPortalApp({
+      upstream: { url: upstream, apiKey: 'secret-key' },
+      allowedHosts: ['localhost:5173'],
+    });
+    const fromPortal = await app.request('http://localhost:5173/api/pending_tool_calls/x/cancel', {
+      method: 'POST',
+      headers: { host: 'localhost:5173', 'sec-fetch-site': 'same-origin' },
+    });
+    expect(fromPortal.status).toBe(200);
+    const crossSite = await app.request('http://localhost:5173/api/pending_tool_calls/x/cancel', {
+      method: 'POST',
+      headers: { host: 'localhost:5173', 'sec-fetch-site': 'cross-site' },
+    });
+    expect(crossSite.status).toBe(403);
+    const rebound = await app.request('http://evil.example:5173/api/pending_tool_calls', {
+      headers: { host: 'evil.example:5173' },
+    });
+    expect(rebound.status).toBe(403);
+    expect(await rebound.json()).toEqual({ detail: expect.stringContaining('ALLOWED_HOSTS') });
+  });
+
   it('answers 502 in FastAPI shape when the real Reflexio cannot be reached', async () => {
     const app = createPortalApp({ upstream: { url: 'http://127.0.0.1:9' } });
     const response = await app.request('/api/pending_tool_calls');

@@ -21,6 +21,11 @@ export interface PortalOptions {
   upstream?: Upstream;
   /** Value of CSP `frame-ancestors` (default `'self'`). */
   frameAncestors?: string;
+  /**
+   * `host:port` values the API proxy answers for. With a real Reflexio behind it the proxy spends
+   * the server's API key, so it must not answer a page that rebinds its own name to this machine.
+   */
+  allowedHosts?: string[];
 }
 
 export function normalizeBasePath(value: string | undefined): string {
@@ -83,6 +88,25 @@ export function createPortalApp(options: PortalOptions): Hono {
     }
   };
 
+  const refuseForeignRequest = (c: Context): Response | null => {
+    // Browsers say where a request comes from; only the portal's own pages may change questions.
+    const site = c.req.header('sec-fetch-site');
+    if (c.req.method !== 'GET' && site && site !== 'same-origin' && site !== 'none') {
+      return c.json({ detail: 'Cross-site request refused' }, 403);
+    }
+    if (
+      options.upstream &&
+      options.allowedHosts &&
+      !options.allowedHosts.includes(c.req.header('host') ?? '')
+    ) {
+      return c.json(
+        { detail: 'Host not allowed: set ALLOWED_HOSTS to serve the portal under this name' },
+        403,
+      );
+    }
+    return null;
+  };
+
   app.use('*', async (c, next) => {
     await next();
     c.header('X-Content-Type-Options', 'nosniff');
@@ -98,6 +122,8 @@ export function createPortalApp(options: PortalOptions): Hono {
       return c.text('Not found: the portal is served under ' + basePath, 404);
     }
     if (inner === '/api' || inner.startsWith('/api/')) {
+      const refused = refuseForeignRequest(c);
+      if (refused) return refused;
       return options.upstream
         ? forwardToUpstream(c, options.upstream, inner)
         : forwardToMock(c, inner);

@@ -76,6 +76,16 @@ async function main() {
     mock: mock?.app,
     upstream,
     frameAncestors: env.FRAME_ANCESTORS,
+    allowedHosts: [
+      `localhost:${port}`,
+      `127.0.0.1:${port}`,
+      `[::1]:${port}`,
+      `${host}:${port}`,
+      ...(env.ALLOWED_HOSTS ?? '')
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean),
+    ],
   });
   const honoListener = getRequestListener(app.fetch);
 

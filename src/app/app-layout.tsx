@@ -61,9 +61,19 @@ export function AppLayout() {
     <div
       className={classes.shell}
       data-embed={embed || undefined}
-      inert={questionOpen || undefined}
+      inert={(questionOpen && !needsToken) || undefined}
     >
-      <Button component="a" href="#main" className={classes.skip} size="xs">
+      <Button
+        component="a"
+        href="#main"
+        className={classes.skip}
+        size="xs"
+        onClick={(event) => {
+          // With <base href>, "#main" would point at the base URL and reload the app.
+          event.preventDefault();
+          document.getElementById('main')?.focus();
+        }}
+      >
         Skip to the questions
       </Button>
       {!embed && (

@@ -10,7 +10,7 @@ export function TokenForm() {
   const { store: session } = useSession();
   const queryClient = useQueryClient();
   const [value, setValue] = useState('');
-  const [remember, setRemember] = useState(true);
+  const [remember, setRemember] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
   const submit = (event: FormEvent) => {

@@ -63,7 +63,8 @@ export function kindForStatus(status: number, hasJsonDetail: boolean): ApiErrorK
   if (status === 401) return 'auth';
   // The API's own 403 carries a FastAPI detail; a proxy's 403 (SSO gate) does not, and means "sign in".
   if (status === 403) return hasJsonDetail ? 'forbidden' : 'auth';
-  if (status === 404) return 'not-found';
+  // Reflexio's 404 says "Pending tool call not found"; a bare 404 means the API address is wrong.
+  if (status === 404) return hasJsonDetail ? 'not-found' : 'bad-response';
   if (status === 409) return 'conflict';
   if (status === 400 || status === 422) return 'validation';
   if (status === 413) return 'too-large';
@@ -211,14 +212,19 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
     if (!response.ok) {
       const fastApi = jsonOk ? readFastApiBody(json) : null;
-      const kind = kindForStatus(response.status, fastApi?.detail != null);
+      // FastAPI's own "Not Found" is a route that does not exist: a wrong API address.
+      const apiDetail = fastApi?.detail != null && fastApi.detail !== 'Not Found';
+      const kind = kindForStatus(response.status, apiDetail);
       throw fail({
         kind,
         status: response.status,
         detail: fastApi?.detail ?? null,
         fieldErrors: fastApi?.fieldErrors ?? [],
         retryAfterMs: parseRetryAfter(response.headers.get('retry-after')),
-        message: fastApi?.detail ?? `HTTP ${response.status}`,
+        message:
+          kind === 'bad-response'
+            ? `The API address answered HTTP ${response.status}.`
+            : (fastApi?.detail ?? `HTTP ${response.status}`),
       });
     }
 

@@ -1,10 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
+import { compareNewest } from '../utils/filters';
 import { type ListKey, questionKeys } from './queries';
 import type { Question, QuestionList } from './schemas';
-
-function byNewest(a: Question, b: Question): number {
-  return (b.createdAt ?? 0) - (a.createdAt ?? 0) || a.id.localeCompare(b.id);
-}
 
 /** Puts a question where it now belongs in one cached list: replaced, inserted, or dropped. */
 export function upsertIntoList(list: QuestionList, key: ListKey, question: Question): QuestionList {
@@ -20,7 +17,7 @@ export function upsertIntoList(list: QuestionList, key: ListKey, question: Quest
     questions[index] = question;
     return { ...list, questions };
   }
-  return { ...list, questions: [...list.questions, question].sort(byNewest) };
+  return { ...list, questions: [...list.questions, question].sort(compareNewest) };
 }
 
 /** Writes one question into its detail entry and every cached list at once. */

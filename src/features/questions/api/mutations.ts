@@ -1,19 +1,26 @@
 import { type Mutation, useMutation, useQueryClient } from '@tanstack/react-query';
 import { isApiError } from '@/lib/api-client';
-import { removeDraft } from '../utils/draft-store';
+import { readDraft, removeDraft } from '../utils/draft-store';
 import { findCachedQuestion, forgetQuestion, writeQuestion } from './cache';
-import { questionKeys } from './queries';
+import { ACTION_KEY, questionKeys } from './queries';
 import { NOT_APPLICABLE_ANSWER, type Question } from './schemas';
 import { type QuestionSource, useQuestionSource } from './source';
 
-interface ActionSpec<TVars extends { id: string }> {
+interface ActionVars {
+  id: string;
+  /**
+   * The text in the answer box when it was sent. On success its draft is removed, unless the
+   * reviewer typed on meanwhile (then the newer draft stays).
+   */
+  draftText?: string;
+}
+
+interface ActionSpec<TVars extends ActionVars> {
   kind: string;
   send: (source: QuestionSource, vars: TVars) => Promise<Question>;
   /** What the question will look like if the server agrees; shown at once, rolled back on failure. */
   optimistic: (question: Question, vars: TVars, now: number) => Question;
 }
-
-export const ACTION_KEY = ['questions', 'action'] as const;
 
 /** Whether a mutation in the cache is an action on question `id`. */
 export function isActionOn(id: string) {
@@ -22,34 +29,39 @@ export function isActionOn(id: string) {
     (mutation.state.variables as { id?: string } | undefined)?.id === id;
 }
 
-function useQuestionAction<TVars extends { id: string }>(spec: ActionSpec<TVars>) {
+function useQuestionAction<TVars extends ActionVars>(spec: ActionSpec<TVars>) {
   const source = useQuestionSource();
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: [...ACTION_KEY, spec.kind],
     mutationFn: (vars: TVars) => spec.send(source, vars),
     onMutate: async (vars) => {
-      // A poll landing now would overwrite the optimistic state with the old one.
+      // Reads already under way would land the old state over the optimistic one; reads started
+      // from now on wait for this action to settle (see questionQueries).
       await queryClient.cancelQueries({ queryKey: questionKeys.all });
-      const snapshot = queryClient.getQueriesData({ queryKey: questionKeys.all });
-      const current = findCachedQuestion(queryClient, vars.id);
-      if (current) writeQuestion(queryClient, spec.optimistic(current, vars, Date.now()));
-      return { snapshot };
+      const previous = findCachedQuestion(queryClient, vars.id);
+      if (previous) writeQuestion(queryClient, spec.optimistic(previous, vars, Date.now()));
+      return { previous };
     },
     onError: (error, vars, context) => {
-      for (const [queryKey, data] of context?.snapshot ?? [])
-        queryClient.setQueryData(queryKey, data);
+      // Undo this question only: other actions may have succeeded since.
+      if (context?.previous) writeQuestion(queryClient, context.previous);
       if (isApiError(error) && error.kind === 'not-found') forgetQuestion(queryClient, vars.id);
     },
-    onSuccess: (question) => {
+    onSuccess: (question, vars) => {
       writeQuestion(queryClient, question);
-      // The server has it: the draft has done its job. (Here, not in a component callback, so it
-      // happens even if the form that sent it is gone by now.)
-      removeDraft(source.key, question.id);
+      // The server has the answer: its draft has done its job. Here rather than in a component
+      // callback, so it happens even if the form that sent it is gone by now.
+      if (
+        vars.draftText !== undefined &&
+        readDraft(source.key, question.id)?.text === vars.draftText
+      ) {
+        removeDraft(source.key, question.id);
+      }
     },
     onSettled: (_data, error, vars) => {
       // The response already holds the new record; refetch in the background for what it changed
-      // elsewhere (superseded rows, counts) and, after a conflict, for what the question is now.
+      // elsewhere (superseded rows, counts) and, after a failure, for what the question is now.
       void queryClient.invalidateQueries({ queryKey: questionKeys.lists() });
       if (error) void queryClient.invalidateQueries({ queryKey: questionKeys.detail(vars.id) });
     },
@@ -60,8 +72,7 @@ function resolvedNow(question: Question, result: Record<string, unknown>, now: n
   return { ...question, status: 'resolved', result, resolvedAt: now };
 }
 
-export interface ResolveVars {
-  id: string;
+export interface ResolveVars extends ActionVars {
   result: Record<string, unknown>;
   validForSeconds?: number;
 }
@@ -75,8 +86,7 @@ export function useResolveQuestion() {
   });
 }
 
-export interface AnswerVars {
-  id: string;
+export interface AnswerVars extends ActionVars {
   answer: string;
   validForSeconds?: number;
 }
@@ -91,8 +101,7 @@ export function useUpdateAnswer() {
   });
 }
 
-export interface NotApplicableVars {
-  id: string;
+export interface NotApplicableVars extends ActionVars {
   validForSeconds?: number;
 }
 

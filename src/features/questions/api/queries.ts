@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { type QueryClient, queryOptions, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { QuestionStatus } from './schemas';
 import { type QuestionSource, useQuestionSource } from './source';
@@ -19,18 +19,50 @@ export const questionKeys = {
   detail: (id: string) => [...questionKeys.details(), id] as const,
 };
 
-export function createQuestionQueries(source: QuestionSource) {
+/** Mutations that act on questions (answer, edit, not applicable, cancel). */
+export const ACTION_KEY = ['questions', 'action'] as const;
+
+/**
+ * Resolves once no action is in flight. A read that lands while an action is pending would paint
+ * the old state over the optimistic one (a poll every 10 s meets a slow answer sooner or later).
+ */
+export function actionsSettled(queryClient: QueryClient, signal?: AbortSignal): Promise<void> {
+  const busy = () => queryClient.isMutating({ mutationKey: ACTION_KEY }) > 0;
+  if (!busy()) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const unsubscribe = queryClient.getMutationCache().subscribe(() => {
+      if (busy()) return;
+      unsubscribe();
+      resolve();
+    });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        unsubscribe();
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
+}
+
+export function createQuestionQueries(source: QuestionSource, queryClient: QueryClient) {
   return {
     list: (status: QuestionStatus | 'all', limit = LIST_LIMIT) =>
       queryOptions({
         queryKey: questionKeys.list({ status, limit }),
-        queryFn: ({ signal }) =>
-          source.list({ status: status === 'all' ? undefined : status, limit }, signal),
+        queryFn: async ({ signal }) => {
+          await actionsSettled(queryClient, signal);
+          return source.list({ status: status === 'all' ? undefined : status, limit }, signal);
+        },
       }),
     detail: (id: string) =>
       queryOptions({
         queryKey: questionKeys.detail(id),
-        queryFn: ({ signal }) => source.get(id, signal),
+        queryFn: async ({ signal }) => {
+          await actionsSettled(queryClient, signal);
+          return source.get(id, signal);
+        },
       }),
   };
 }
@@ -39,5 +71,6 @@ export type QuestionQueries = ReturnType<typeof createQuestionQueries>;
 
 export function useQuestionQueries(): QuestionQueries {
   const source = useQuestionSource();
-  return useMemo(() => createQuestionQueries(source), [source]);
+  const queryClient = useQueryClient();
+  return useMemo(() => createQuestionQueries(source, queryClient), [source, queryClient]);
 }

@@ -182,6 +182,16 @@ describe('API faults, injected into the mock', () => {
     ['an HTML sign-in page', { kind: 'html' }, { kind: 'auth' }],
     ['a redirect to sign in', { kind: 'redirect' }, { kind: 'auth' }],
     ['malformed JSON', { kind: 'malformed' }, { kind: 'bad-response' }],
+    [
+      'a bare 404 (wrong API address)',
+      { kind: 'status', status: 404, detail: null },
+      { kind: 'bad-response', status: 404 },
+    ],
+    [
+      'FastAPI’s route-miss 404',
+      { kind: 'status', status: 404, detail: 'Not Found' },
+      { kind: 'bad-response', status: 404 },
+    ],
     ['a dropped connection', { kind: 'drop' }, { kind: 'network', status: 0 }],
   ];
 

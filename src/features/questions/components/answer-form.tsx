@@ -47,7 +47,7 @@ const successTitles: Record<AnswerMode, string> = {
 function RetryWait({ until }: { until: number }) {
   const now = useNow();
   return (
-    <Text size="sm" c="dimmed" role="status">
+    <Text size="sm" c="dimmed">
       The server asked to wait: you can send again in {formatDuration(until - now)}.
     </Text>
   );
@@ -139,7 +139,10 @@ export function AnswerForm({ question, mode, closedReason, extraActions, busy }:
       const check = checkJsonResult(text);
       setFieldError(check.ok ? null : check.message);
       if (!check.ok || !validity.ok) return;
-      resolve.mutate({ id: question.id, result: check.result, validForSeconds }, callbacks);
+      resolve.mutate(
+        { id: question.id, result: check.result, validForSeconds, draftText: text },
+        callbacks,
+      );
       return;
     }
     const check = checkAnswer(text);
@@ -155,10 +158,13 @@ export function AnswerForm({ question, mode, closedReason, extraActions, busy }:
     setFieldError(message);
     if (!check.ok || message || !validity.ok) return;
     if (mode === 'edit') {
-      update.mutate({ id: question.id, answer: check.answer, validForSeconds }, callbacks);
+      update.mutate(
+        { id: question.id, answer: check.answer, validForSeconds, draftText: text },
+        callbacks,
+      );
     } else {
       resolve.mutate(
-        { id: question.id, result: { answer: check.answer }, validForSeconds },
+        { id: question.id, result: { answer: check.answer }, validForSeconds, draftText: text },
         callbacks,
       );
     }
@@ -215,7 +221,7 @@ export function AnswerForm({ question, mode, closedReason, extraActions, busy }:
         maxRows={16}
         error={fieldError}
         ref={box}
-        readOnly={closed}
+        readOnly={closed || mutation.isPending}
         data-autofocus={!closed || undefined}
         spellCheck={mode !== 'json'}
         dir="auto"

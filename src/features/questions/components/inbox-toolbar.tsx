@@ -40,17 +40,30 @@ export function InboxToolbar({
   searchRef,
   refresh,
 }: InboxToolbarProps) {
-  // Typing updates the URL in place (no history entry per key); Back still steps over filter changes.
+  // Typing updates the URL in place (no history entry per key); Back still steps over filter
+  // changes. The box keeps what was typed: only a change that did not come from it (Back, a
+  // link, "Clear filters") replaces its text, so a trailing space or a slow render loses nothing.
   const [query, setQuery] = useState(filters.q);
+  const [inFlight, setInFlight] = useState<string[]>([]);
   const [syncedQuery, setSyncedQuery] = useState(filters.q);
   if (filters.q !== syncedQuery) {
     setSyncedQuery(filters.q);
-    setQuery(filters.q);
+    const index = inFlight.indexOf(filters.q);
+    if (index === -1) setQuery(filters.q);
+    else setInFlight(inFlight.slice(index + 1));
   }
-  const pushQuery = useDebouncedCallback(
-    (value: string) => setFilters({ q: value }, { replace: true }),
-    200,
-  );
+  const sendQuery = (value: string) => {
+    const q = value.trim().slice(0, MAX_QUERY_LENGTH);
+    if (q === filters.q) return;
+    setInFlight((list) => [...list, q]);
+    setFilters({ q }, { replace: true });
+  };
+  const pushQuery = useDebouncedCallback(sendQuery, 200);
+  const clearQuery = () => {
+    pushQuery.cancel();
+    setQuery('');
+    sendQuery('');
+  };
 
   const withCurrent = (values: string[], current: string | null) =>
     current && !values.includes(current) ? [current, ...values] : values;
@@ -81,14 +94,7 @@ export function InboxToolbar({
           leftSection={<IconSearch size={16} aria-hidden />}
           rightSection={
             query ? (
-              <CloseButton
-                aria-label="Clear search"
-                onClick={() => {
-                  setQuery('');
-                  pushQuery.cancel();
-                  setFilters({ q: '' }, { replace: true });
-                }}
-              />
+              <CloseButton aria-label="Clear search" onClick={clearQuery} />
             ) : (
               <Kbd size="xs" aria-hidden>
                 /
@@ -104,8 +110,7 @@ export function InboxToolbar({
           onKeyDown={(event) => {
             if (event.key === 'Escape' && query) {
               event.stopPropagation();
-              setQuery('');
-              setFilters({ q: '' }, { replace: true });
+              clearQuery();
             }
           }}
         />

@@ -12,8 +12,8 @@ import {
 } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useIsMutating, useMutationState } from '@tanstack/react-query';
-import { useState } from 'react';
-import { Link } from 'react-router';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useLocation } from 'react-router';
 import { JsonBlock } from '@/components/json-block';
 import { TimeAgo } from '@/components/time-ago';
 import { useHasPassed } from '@/lib/clock';
@@ -182,7 +182,11 @@ export function QuestionDetail({ question, gone, nextId, onOpen }: QuestionDetai
   });
   const [known, setKnown] = useState(() => new Set([fingerprint(question)]));
   const current = fingerprint(question);
+  // The reviewer's own results are remembered here too: the mutation cache forgets them after a while.
+  const ownNew = ownResults.filter((result) => !known.has(result));
+  if (ownNew.length > 0) setKnown(new Set([...known, ...ownNew]));
   const changedElsewhere = !acting && !known.has(current) && !ownResults.includes(current);
+  const location = useLocation();
   const askHuman = isAskHuman(question);
   const hasDraft = useDraftIds().has(question.id);
   const explanation = gone
@@ -196,10 +200,17 @@ export function QuestionDetail({ question, gone, nextId, onOpen }: QuestionDetai
   if (!acting && JSON.stringify(stable) !== JSON.stringify(live)) setStable(live);
   const { mode, closedReason, canCancel, canMarkNotApplicable } = acting ? stable : live;
   const canAct = closedReason === null;
+  const statusLine = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    // An action that closes the question removes the button that had focus; keep the reviewer
+    // in the drawer instead of on <body>.
+    if (closedReason !== null && document.activeElement === document.body)
+      statusLine.current?.focus();
+  }, [closedReason]);
 
   return (
     <Stack gap="lg">
-      <Group gap="sm" wrap="wrap">
+      <Group gap="sm" wrap="wrap" ref={statusLine} tabIndex={-1} className={classes.statusLine}>
         <StatusBadge question={question} size="lg" />
         {question.status === 'pending' && question.expiresAt !== null && (
           <Countdown expiresAt={question.expiresAt} size="md" />
@@ -260,7 +271,11 @@ export function QuestionDetail({ question, gone, nextId, onOpen }: QuestionDetai
             {question.supersededBy && (
               <Anchor
                 component={Link}
-                to={`/questions/${encodeURIComponent(question.supersededBy)}`}
+                to={{
+                  pathname: `/questions/${encodeURIComponent(question.supersededBy)}`,
+                  search: location.search,
+                }}
+                state={location.state}
                 size="sm"
                 replace
               >
@@ -348,7 +363,11 @@ export function QuestionDetail({ question, gone, nextId, onOpen }: QuestionDetai
               <dd>
                 <Anchor
                   component={Link}
-                  to={`/questions/${encodeURIComponent(question.supersededBy)}`}
+                  to={{
+                    pathname: `/questions/${encodeURIComponent(question.supersededBy)}`,
+                    search: location.search,
+                  }}
+                  state={location.state}
                   ff="monospace"
                   size="sm"
                   replace

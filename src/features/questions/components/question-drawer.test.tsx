@@ -138,6 +138,22 @@ describe('answering a pending question', () => {
   });
 });
 
+describe('moving on', () => {
+  it('after answering, "Next question" opens the one that was below it, not the top of the list', async () => {
+    const { dialog, user, router } = await openDrawer(demoIds.pendingYesNo);
+    await waitFor(() => expect(rowOf(demoIds.pendingYesNo)).not.toBeNull());
+    const order = [...document.querySelectorAll<HTMLElement>('[data-question-id]')].map(
+      (row) => row.dataset.questionId,
+    );
+    const below = order[order.indexOf(demoIds.pendingYesNo) + 1];
+    await user.click(within(dialog).getByRole('button', { name: 'Yes' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Answer' }));
+    await screen.findByText('Answer sent');
+    await user.click(within(dialog).getByRole('button', { name: 'Next question (j)' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/questions/${below}`));
+  });
+});
+
 describe('the other actions', () => {
   it('edits an earlier answer with PATCH, pre-filled with the current one', async () => {
     const { dialog, user } = await openDrawer(demoIds.resolved);

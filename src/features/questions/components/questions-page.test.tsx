@@ -115,6 +115,27 @@ describe('the list', () => {
   });
 });
 
+describe('the search box', () => {
+  it('keeps a space typed before a pause, and Escape clears what was about to be sent', async () => {
+    const { user, router } = renderApp({ route: '/questions?status=resolved' });
+    await rows();
+    const box = screen.getByRole('searchbox', { name: 'Search' });
+    await user.type(box, 'replica ');
+    await waitFor(() => expect(router.state.location.search).toBe('?status=resolved&q=replica'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await user.type(box, 'lag');
+    expect(box).toHaveValue('replica lag');
+    await waitFor(() =>
+      expect(router.state.location.search).toBe('?status=resolved&q=replica+lag'),
+    );
+    await user.type(box, ' window');
+    await user.keyboard('{Escape}');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(box).toHaveValue('');
+    expect(router.state.location.search).toBe('?status=resolved');
+  });
+});
+
 describe('live refresh', () => {
   it('marks questions that arrive while the inbox is open as new until opened, and counts them in the title', async () => {
     const { user } = renderApp();

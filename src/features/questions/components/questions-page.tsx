@@ -12,6 +12,7 @@ import { useInboxData } from '../hooks/use-inbox-data';
 import { useInboxFilters } from '../hooks/use-inbox-filters';
 import { useNewArrivals } from '../hooks/use-new-arrivals';
 import { applyFilters, facetValues, hasNarrowingFilters } from '../utils/filters';
+import { displayStatus } from '../utils/status';
 import { InboxToolbar } from './inbox-toolbar';
 import { ListEmpty, ListFailed, ListFilteredOut, ListLoading } from './list-states';
 import { QuestionDrawer } from './question-drawer';
@@ -22,9 +23,7 @@ import { UnreadableRecords } from './unreadable-records';
 
 function PendingTitle({ pending }: { pending: Question[] | undefined }) {
   const now = useNow();
-  const open = pending?.filter(
-    (q) => q.status === 'pending' && (q.expiresAt === null || q.expiresAt > now),
-  ).length;
+  const open = pending?.filter((q) => displayStatus(q, now) === 'pending').length;
   useDocumentTitle(open ? `(${open}) Questions` : 'Questions');
   return null;
 }
@@ -89,29 +88,40 @@ export function QuestionsPage() {
     else navigate({ pathname: '/questions', search }, { replace: true });
   }, [location.state, navigate, search]);
 
+  const clampIndex = (index: number) => Math.min(visibleIds.length - 1, Math.max(0, index));
+
+  /** The question before or after the open one; if it just left the view (answered), its old place. */
+  const neighbourOfOpen = (delta: 1 | -1): string | null => {
+    if (!openId || visibleIds.length === 0) return null;
+    const index = visibleIds.indexOf(openId);
+    if (index !== -1) {
+      const next = visibleIds[clampIndex(index + delta)];
+      return next && next !== openId ? next : null;
+    }
+    const place = lastOpen.current?.id === openId ? lastOpen.current.index : 0;
+    return visibleIds[clampIndex(delta === 1 ? place : place - 1)] ?? null;
+  };
+
   const step = (delta: 1 | -1) => {
     if (visibleIds.length === 0) return;
     if (openId) {
-      const index = visibleIds.indexOf(openId);
-      const next =
-        visibleIds[index === -1 ? 0 : Math.min(visibleIds.length - 1, Math.max(0, index + delta))];
-      if (next && next !== openId)
+      const next = neighbourOfOpen(delta);
+      if (next) {
         navigate(
           { pathname: `/questions/${encodeURIComponent(next)}`, search },
           { replace: true, state: location.state },
         );
+      }
       return;
     }
     const focused = (document.activeElement?.closest('[data-question-id]') as HTMLElement | null)
       ?.dataset.questionId;
     const index = focused ? visibleIds.indexOf(focused) : -1;
-    const next =
-      index === -1
-        ? delta === 1
-          ? 0
-          : visibleIds.length - 1
-        : Math.min(visibleIds.length - 1, Math.max(0, index + delta));
-    focusRow(visibleIds[next]);
+    focusRow(
+      visibleIds[
+        index === -1 ? (delta === 1 ? 0 : visibleIds.length - 1) : clampIndex(index + delta)
+      ],
+    );
   };
 
   useHotkeys([
@@ -224,7 +234,7 @@ export function QuestionsPage() {
       </Text>
       <QuestionDrawer
         id={openId ?? null}
-        nextId={openId ? (visibleIds[visibleIds.indexOf(openId) + 1] ?? null) : null}
+        nextId={neighbourOfOpen(1)}
         onClose={closeDrawer}
         onOpen={(id) =>
           navigate(

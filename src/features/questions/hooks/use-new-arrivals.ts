@@ -2,20 +2,27 @@ import { useCallback, useMemo, useState } from 'react';
 import type { Question } from '../api/schemas';
 
 /**
- * Pending questions that arrived after the inbox first loaded are "new" until the reviewer opens
- * them (or marks them all seen). What was there at first load is the baseline, not news.
+ * Pending questions asked after the inbox first loaded are "new" until the reviewer opens them
+ * (or marks them all seen). Newer than the newest one at first load, not merely unseen before:
+ * with more than 500 pending, older questions slide into the window as others get answered.
  */
 export function useNewArrivals(pending: Question[] | undefined) {
-  const [baseline, setBaseline] = useState<Set<string> | null>(null);
+  const [baseline, setBaseline] = useState<{ ids: Set<string>; newest: number } | null>(null);
   const [seen, setSeen] = useState<Set<string>>(() => new Set());
 
-  if (baseline === null && pending) setBaseline(new Set(pending.map((q) => q.id)));
+  if (baseline === null && pending) {
+    setBaseline({
+      ids: new Set(pending.map((q) => q.id)),
+      newest: Math.max(0, ...pending.map((q) => q.createdAt ?? 0)),
+    });
+  }
 
   const newIds = useMemo(() => {
     const ids = new Set<string>();
     if (!baseline || !pending) return ids;
     for (const question of pending) {
-      if (!baseline.has(question.id) && !seen.has(question.id)) ids.add(question.id);
+      const arrived = !baseline.ids.has(question.id) && (question.createdAt ?? 0) > baseline.newest;
+      if (arrived && !seen.has(question.id)) ids.add(question.id);
     }
     return ids;
   }, [baseline, pending, seen]);

@@ -86,7 +86,7 @@ export function matchesSearch(question: Question, query: string): boolean {
   return words.every((word) => text.includes(word));
 }
 
-function compareNewest(a: Question, b: Question): number {
+export function compareNewest(a: Question, b: Question): number {
   return (b.createdAt ?? 0) - (a.createdAt ?? 0) || a.id.localeCompare(b.id);
 }
 
