@@ -160,3 +160,20 @@ describe('live refresh', () => {
     expect(screen.queryByText('1 new question arrived.')).not.toBeInTheDocument();
   });
 });
+
+describe('more than the API returns', () => {
+  it('says the list is cut at 500 and counts "500+"', async () => {
+    getMockApi({ seed: 'empty' });
+    for (let i = 0; i < 501; i++) {
+      await mockControl('questions', {
+        question: `Load question ${i}?`,
+        expires_in_seconds: 3600 + i,
+      });
+    }
+    renderApp();
+    expect(await screen.findByTestId('list-truncated')).toHaveTextContent('at most 500 questions');
+    const status = screen.getByRole('radiogroup', { name: 'Status' });
+    await waitFor(() => expect(within(status).getByText('Pending 500+')).toBeInTheDocument());
+    expect(await rows()).toHaveLength(500);
+  }, 20_000);
+});

@@ -5,7 +5,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { useNow } from '@/lib/clock';
 import { describeError } from '@/lib/describe-error';
-import { questionKeys } from '../api/queries';
+import { LIST_LIMIT, questionKeys } from '../api/queries';
 import type { Question } from '../api/schemas';
 import { useDraftIds } from '../hooks/use-drafts';
 import { useInboxData } from '../hooks/use-inbox-data';
@@ -173,6 +173,12 @@ export function QuestionsPage() {
                 />
               ))}
             </ul>
+          )}
+          {view.data.truncated && (
+            <Text size="sm" c="dimmed" p="md" ta="center" data-testid="list-truncated">
+              The API returns at most {LIST_LIMIT} questions, newest first: older ones are not shown
+              here. Choose a status to see more of that kind.
+            </Text>
           )}
         </>
       );
