@@ -99,14 +99,14 @@ function CurrentResult({ question }: { question: Question }) {
         {question.status === 'superseded' ? 'Earlier answer' : 'Current answer'}
       </Title>
       {isNotApplicable(question) ? (
-        <Text>
+        <Group gap="xs">
           <Badge color="orange" variant="light" radius="sm" tt="none">
             Not applicable
-          </Badge>{' '}
+          </Badge>
           <Text span c="dimmed" size="sm">
             The agent was told the reviewer has no information.
           </Text>
-        </Text>
+        </Group>
       ) : answer !== null && Object.keys(question.result).length === 1 ? (
         <Text className={classes.answer} dir="auto" data-testid="current-answer">
           {answer}
