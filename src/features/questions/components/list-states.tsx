@@ -93,11 +93,11 @@ export function ListFailed({
         color="red"
         variant="light"
         icon={<IconAlertTriangle aria-hidden />}
-        title={`Questions could not be loaded: ${title.toLowerCase()}`}
+        title={title}
         role="alert"
       >
         <Stack gap="sm">
-          <Text size="sm">{message}</Text>
+          <Text size="sm">Questions could not be loaded. {message}</Text>
           <Group>
             <Button size="xs" color="red" variant="filled" onClick={onRetry} loading={retrying}>
               Try again

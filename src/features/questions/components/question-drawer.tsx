@@ -66,11 +66,11 @@ function QuestionPanel({
       <Alert
         color="red"
         variant="light"
-        title={`This question could not be loaded: ${title.toLowerCase()}`}
+        title={title}
         role="alert"
       >
         <Stack gap="sm">
-          <Text size="sm">{message}</Text>
+          <Text size="sm">This question could not be loaded. {message}</Text>
           <div>
             <Button
               size="xs"

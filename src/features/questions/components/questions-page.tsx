@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { useNow } from '@/lib/clock';
+import { isApiError } from '@/lib/api-client';
 import { describeError } from '@/lib/describe-error';
 import { LIST_LIMIT, questionKeys } from '../api/queries';
 import type { Question } from '../api/schemas';
@@ -143,7 +144,9 @@ export function QuestionsPage() {
   const refreshAll = () =>
     void queryClient.refetchQueries({ queryKey: questionKeys.all, type: 'active' });
 
-  const refreshFailed = view.isError && !!view.data;
+  // A signed-out session is explained by its own alert; this one is for everything else.
+  const refreshFailed =
+    view.isError && !!view.data && !(isApiError(view.error) && view.error.kind === 'auth');
   const body = (() => {
     if (view.data) {
       if (view.data.questions.length === 0 && view.data.unreadable.length === 0)
