@@ -46,6 +46,6 @@ export default defineConfig({
     url: `http://localhost:${port}/config.json`,
     reuseExistingServer: !process.env.CI,
     timeout: 120_000,
-    env: { PORT: String(port), MOCK_SIMULATOR_SECONDS: '0' },
+    env: { PORT: String(port), MOCK_SIMULATOR_SECONDS: '0', MOCK_LATENCY_MS: '0' },
   },
 });

@@ -35,6 +35,8 @@ export interface MockOptions {
   simulatorIntervalMs?: number;
   checkUserAgent?: boolean;
   maxBodyBytes?: number;
+  /** Every API answer takes this long, give or take a third (a real server is never instant); default 0. */
+  latencyMs?: number;
 }
 
 export interface MockBackend {
@@ -182,6 +184,7 @@ export function createMockBackend(options: MockOptions = {}): MockBackend {
   const simulatorIntervalMs = options.simulatorIntervalMs ?? 0;
   const checkUserAgent = options.checkUserAgent ?? false;
   const maxBodyBytes = options.maxBodyBytes ?? 1_048_576;
+  const baseLatencyMs = options.latencyMs ?? 0;
 
   const tenants = new Map<string, Tenant>();
 
@@ -265,6 +268,7 @@ export function createMockBackend(options: MockOptions = {}): MockBackend {
     const tenant = tenantOf(c);
     c.set('tenant', tenant);
     const fault = tenant.faults.take(c.req.method, new URL(c.req.url).pathname);
+    if (baseLatencyMs > 0) await delay(baseLatencyMs * (0.66 + Math.random() * 0.67));
     if (fault?.latencyMs) await delay(fault.latencyMs);
     if (fault) {
       const replaced = replacingFaultResponse(c, fault);

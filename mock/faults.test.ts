@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createMockBackend } from './app';
 import { corruptBody, createFaultQueue } from './faults';
 import { demoIds } from './seed';
 import type { PendingToolCallRecord } from './store';
@@ -299,5 +300,28 @@ describe('fault kinds through the app', () => {
     expect(reply.status).toBe(422);
     const unknownKey = await h.control('POST', '/__mock/faults', { kind: 'drop', often: true });
     expect(unknownKey.status).toBe(422);
+  });
+});
+
+describe('base latency', () => {
+  it('makes every API answer take latencyMs, give or take a third', async () => {
+    vi.useFakeTimers();
+    try {
+      const backend = createMockBackend({ latencyMs: 1000, sweepIntervalMs: 0 });
+      let answered = false;
+      const request = Promise.resolve(backend.app.request('/api/pending_tool_calls?limit=1')).then(
+        (response) => {
+          answered = true;
+          return response;
+        },
+      );
+      await vi.advanceTimersByTimeAsync(600);
+      expect(answered).toBe(false);
+      await vi.advanceTimersByTimeAsync(800);
+      expect((await request).status).toBe(200);
+      backend.close();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -53,7 +53,7 @@ async function seed(tenant: string) {
 }
 
 const server = spawn(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
-  env: { ...process.env, PORT: String(PORT), MOCK_SIMULATOR_SECONDS: '0' },
+  env: { ...process.env, PORT: String(PORT), MOCK_SIMULATOR_SECONDS: '0', MOCK_LATENCY_MS: '0' },
   stdio: 'ignore',
 });
 

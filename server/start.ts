@@ -62,6 +62,7 @@ function mockFromEnv(): MockBackend {
     apiKey: env.MOCK_API_KEY || null,
     seed: env.MOCK_SEED === 'empty' ? 'empty' : 'demo',
     simulatorIntervalMs: Number.isFinite(simulatorSeconds) ? simulatorSeconds * 1000 : 0,
+    latencyMs: Number(env.MOCK_LATENCY_MS ?? 150) || 0,
   });
 }
 
