@@ -63,12 +63,7 @@ function QuestionPanel({
   if (detail.isError) {
     const { title, message } = describeError(detail.error);
     return (
-      <Alert
-        color="red"
-        variant="light"
-        title={title}
-        role="alert"
-      >
+      <Alert color="red" variant="light" title={title} role="alert">
         <Stack gap="sm">
           <Text size="sm">This question could not be loaded. {message}</Text>
           <div>
