@@ -59,6 +59,11 @@ export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }
 
+/** The sign-in in front of the API has ended: one app-wide state handles it, not each screen. */
+export function isSignedOut(error: unknown): boolean {
+  return isApiError(error) && error.kind === 'auth';
+}
+
 export function kindForStatus(status: number, hasJsonDetail: boolean): ApiErrorKind {
   if (status === 401) return 'auth';
   // The API's own 403 carries a FastAPI detail; a proxy's 403 (SSO gate) does not, and means "sign in".

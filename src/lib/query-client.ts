@@ -1,5 +1,5 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
-import { isApiError } from './api-client';
+import { isApiError, isSignedOut } from './api-client';
 import type { SessionStore } from './session-store';
 
 const RETRYABLE = new Set(['network', 'timeout', 'unavailable', 'server', 'rate-limited']);
@@ -19,7 +19,7 @@ export function readRetryDelay(attempt: number, error: unknown): number {
 
 export function createQueryClient(session: SessionStore, options: { retries?: boolean } = {}) {
   const onError = (error: unknown) => {
-    if (isApiError(error) && error.kind === 'auth') session.end();
+    if (isSignedOut(error)) session.end();
   };
   return new QueryClient({
     queryCache: new QueryCache({ onError }),

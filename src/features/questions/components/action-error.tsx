@@ -1,6 +1,6 @@
 import { Alert } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
-import { isApiError } from '@/lib/api-client';
+import { isApiError, isSignedOut } from '@/lib/api-client';
 import { describeError } from '@/lib/describe-error';
 
 /** What went wrong with an action, in the server's words where it gave any, and what happens now. */
@@ -40,7 +40,7 @@ export function actionErrorText(error: unknown): { title: string; message: strin
 
 export function ActionError({ error }: { error: unknown }) {
   // A signed-out session has its own alert, with the way to sign in again.
-  if (isApiError(error) && error.kind === 'auth') return null;
+  if (isSignedOut(error)) return null;
   const { title, message } = actionErrorText(error);
   return (
     <Alert

@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconFilterOff, IconInbox } from '@tabler/icons-react';
-import { isApiError } from '@/lib/api-client';
+import { isSignedOut } from '@/lib/api-client';
 import { describeError } from '@/lib/describe-error';
 import type { StatusFilter } from '../utils/filters';
 
@@ -86,7 +86,7 @@ export function ListFailed({
 }) {
   const { title, message } = describeError(error);
   // A signed-out session is explained once, app-wide, with its own way forward.
-  if (isApiError(error) && error.kind === 'auth') return null;
+  if (isSignedOut(error)) return null;
   return (
     <Paper p="lg" data-testid="list-failed">
       <Alert

@@ -12,15 +12,16 @@ import {
 } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useIsMutating, useMutationState } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { JsonBlock } from '@/components/json-block';
 import { TimeAgo } from '@/components/time-ago';
-import { useHasPassed } from '@/lib/clock';
 import { formatExact } from '@/lib/format-time';
 import { isActionOn } from '../api/mutations';
 import type { Question } from '../api/schemas';
-import { useDraftIds } from '../hooks/use-drafts';
+import { useDraft } from '../hooks/use-drafts';
+import { useOverdue } from '../hooks/use-overdue';
+import { questionPath } from '../utils/paths';
 import { answerText, isAskHuman, isNotApplicable, statusLabels } from '../utils/status';
 import { formatBytes } from '../utils/text';
 import { AnswerForm, type AnswerMode } from './answer-form';
@@ -134,6 +135,31 @@ function Timestamp({ at }: { at: number | null }) {
   );
 }
 
+/** To the question that replaced this one, keeping the list's view and history behind it. */
+function SupersededLink({
+  id,
+  children,
+  ...style
+}: {
+  id: string;
+  children: ReactNode;
+  ff?: string;
+  size: string;
+}) {
+  const location = useLocation();
+  return (
+    <Anchor
+      component={Link}
+      to={{ pathname: questionPath(id), search: location.search }}
+      state={location.state}
+      replace
+      {...style}
+    >
+      {children}
+    </Anchor>
+  );
+}
+
 export interface QuestionDetailProps {
   question: Question;
   /** The server no longer has it (404 on refresh). */
@@ -174,7 +200,7 @@ function layoutFor(question: Question, gone: boolean, overdue: boolean, hasDraft
 }
 
 export function QuestionDetail({ question, gone, nextId, onOpen }: QuestionDetailProps) {
-  const overdue = useHasPassed(question.status === 'pending' ? question.expiresAt : null);
+  const overdue = useOverdue(question);
   const acting = useIsMutating({ predicate: isActionOn(question.id) }) > 0;
   const ownResults = useMutationState<string>({
     filters: { predicate: isActionOn(question.id), status: 'success' },
@@ -186,9 +212,8 @@ export function QuestionDetail({ question, gone, nextId, onOpen }: QuestionDetai
   const ownNew = ownResults.filter((result) => !known.has(result));
   if (ownNew.length > 0) setKnown(new Set([...known, ...ownNew]));
   const changedElsewhere = !acting && !known.has(current) && !ownResults.includes(current);
-  const location = useLocation();
   const askHuman = isAskHuman(question);
-  const hasDraft = useDraftIds().has(question.id);
+  const hasDraft = useDraft(question.id).draft !== null;
   const explanation = gone
     ? 'This question no longer exists on the server.'
     : closedExplanation(question, overdue);
@@ -269,18 +294,9 @@ export function QuestionDetail({ question, gone, nextId, onOpen }: QuestionDetai
           <Stack gap={4}>
             <Text size="sm">{explanation}</Text>
             {question.supersededBy && (
-              <Anchor
-                component={Link}
-                to={{
-                  pathname: `/questions/${encodeURIComponent(question.supersededBy)}`,
-                  search: location.search,
-                }}
-                state={location.state}
-                size="sm"
-                replace
-              >
+              <SupersededLink id={question.supersededBy} size="sm">
                 Open the question that superseded it
-              </Anchor>
+              </SupersededLink>
             )}
           </Stack>
         </Alert>
@@ -361,19 +377,9 @@ export function QuestionDetail({ question, gone, nextId, onOpen }: QuestionDetai
             <>
               <dt>Superseded by</dt>
               <dd>
-                <Anchor
-                  component={Link}
-                  to={{
-                    pathname: `/questions/${encodeURIComponent(question.supersededBy)}`,
-                    search: location.search,
-                  }}
-                  state={location.state}
-                  ff="monospace"
-                  size="sm"
-                  replace
-                >
+                <SupersededLink id={question.supersededBy} ff="monospace" size="sm">
                   {question.supersededBy}
-                </Anchor>
+                </SupersededLink>
               </dd>
             </>
           )}

@@ -3,8 +3,9 @@ import { IconPencil } from '@tabler/icons-react';
 import { memo, useId } from 'react';
 import { Link } from 'react-router';
 import { TimeAgo } from '@/components/time-ago';
-import { useHasPassed } from '@/lib/clock';
 import type { Question } from '../api/schemas';
+import { useOverdue } from '../hooks/use-overdue';
+import { questionPath } from '../utils/paths';
 import { isAskHuman, isNotApplicable, resultSummary } from '../utils/status';
 import { truncateText } from '../utils/text';
 import { Countdown } from './countdown';
@@ -27,7 +28,7 @@ export const QuestionRow = memo(function QuestionRow({
   isOpen,
   search,
 }: QuestionRowProps) {
-  const overdue = useHasPassed(question.status === 'pending' ? question.expiresAt : null);
+  const overdue = useOverdue(question);
   const closed = question.status !== 'pending' || overdue;
   const summary = resultSummary(question);
   // Status, tags, user and countdown describe the row's link for screen readers.
@@ -84,7 +85,7 @@ export const QuestionRow = memo(function QuestionRow({
         ))}
       </div>
       <Link
-        to={{ pathname: `/questions/${encodeURIComponent(question.id)}`, search }}
+        to={{ pathname: questionPath(question.id), search }}
         state={{ fromList: true }}
         className={classes.link}
         data-row-link

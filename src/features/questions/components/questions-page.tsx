@@ -3,7 +3,7 @@ import { useDocumentTitle, useHotkeys } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
-import { isApiError } from '@/lib/api-client';
+import { isSignedOut } from '@/lib/api-client';
 import { useNow } from '@/lib/clock';
 import { describeError } from '@/lib/describe-error';
 import { LIST_LIMIT, questionKeys } from '../api/queries';
@@ -13,6 +13,7 @@ import { useInboxData } from '../hooks/use-inbox-data';
 import { useInboxFilters } from '../hooks/use-inbox-filters';
 import { useNewArrivals } from '../hooks/use-new-arrivals';
 import { applyFilters, facetValues, hasNarrowingFilters } from '../utils/filters';
+import { questionPath } from '../utils/paths';
 import { displayStatus } from '../utils/status';
 import { InboxToolbar } from './inbox-toolbar';
 import { ListEmpty, ListFailed, ListFilteredOut, ListLoading } from './list-states';
@@ -103,16 +104,15 @@ export function QuestionsPage() {
     return visibleIds[clampIndex(delta === 1 ? place : place - 1)] ?? null;
   };
 
+  /** From one open question to another: same view, same history entry. */
+  const switchTo = (id: string) =>
+    navigate({ pathname: questionPath(id), search }, { replace: true, state: location.state });
+
   const step = (delta: 1 | -1) => {
     if (visibleIds.length === 0) return;
     if (openId) {
       const next = neighbourOfOpen(delta);
-      if (next) {
-        navigate(
-          { pathname: `/questions/${encodeURIComponent(next)}`, search },
-          { replace: true, state: location.state },
-        );
-      }
+      if (next) switchTo(next);
       return;
     }
     const focused = (document.activeElement?.closest('[data-question-id]') as HTMLElement | null)
@@ -145,8 +145,7 @@ export function QuestionsPage() {
     void queryClient.refetchQueries({ queryKey: questionKeys.all, type: 'active' });
 
   // A signed-out session is explained by its own alert; this one is for everything else.
-  const refreshFailed =
-    view.isError && !!view.data && !(isApiError(view.error) && view.error.kind === 'auth');
+  const refreshFailed = view.isError && !!view.data && !isSignedOut(view.error);
   const body = (() => {
     if (view.data) {
       if (view.data.questions.length === 0 && view.data.unreadable.length === 0)
@@ -245,12 +244,7 @@ export function QuestionsPage() {
         id={openId ?? null}
         nextId={neighbourOfOpen(1)}
         onClose={closeDrawer}
-        onOpen={(id) =>
-          navigate(
-            { pathname: `/questions/${encodeURIComponent(id)}`, search },
-            { replace: true, state: location.state },
-          )
-        }
+        onOpen={switchTo}
       />
       <ShortcutsHelp opened={helpOpen} onClose={() => setHelpOpen(false)} />
     </div>

@@ -1,6 +1,6 @@
 import { Badge } from '@mantine/core';
-import { useHasPassed } from '@/lib/clock';
 import type { Question } from '../api/schemas';
+import { useOverdue } from '../hooks/use-overdue';
 import { statusColors, statusLabels } from '../utils/status';
 
 /** Colour plus the status word; a pending question past its expiry reads "Expired" at once. */
@@ -11,7 +11,7 @@ export function StatusBadge({
   question: Question;
   size?: 'sm' | 'md' | 'lg';
 }) {
-  const overdue = useHasPassed(question.status === 'pending' ? question.expiresAt : null);
+  const overdue = useOverdue(question);
   const status = overdue ? 'expired' : question.status;
   return (
     <Badge
