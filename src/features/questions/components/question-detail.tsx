@@ -399,21 +399,21 @@ export function QuestionDetail({ question, gone, nextId, onOpen }: QuestionDetai
             </Group>
           </dd>
         </dl>
-        {question.args && (
-          <div className={classes.json}>
-            <Text size="sm" c="dimmed" mb={4}>
-              Arguments
-            </Text>
-            <JsonBlock value={question.args} label="Arguments" />
-          </div>
-        )}
-        {question.scope && (
-          <div className={classes.json}>
-            <Text size="sm" c="dimmed" mb={4}>
-              Scope
-            </Text>
-            <JsonBlock value={question.scope} label="Scope" />
-          </div>
+        {(
+          [
+            ['Arguments', question.args],
+            ['Scope', question.scope],
+          ] as const
+        ).map(
+          ([label, value]) =>
+            value && (
+              <div key={label} className={classes.json}>
+                <Text size="sm" c="dimmed" mb={4}>
+                  {label}
+                </Text>
+                <JsonBlock value={value} label={label} />
+              </div>
+            ),
         )}
       </Stack>
       {nextId && (
