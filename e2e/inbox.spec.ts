@@ -73,8 +73,7 @@ test('filter by status, tag and search; reload; go back', async ({ page }) => {
     .filter({ hasText: /^Resolved \d+$/ })
     .click();
   await expect(page).toHaveURL(/\?status=resolved$/);
-  await page.getByRole('combobox', { name: 'Tag' }).click();
-  await page.getByRole('option', { name: 'billing' }).click();
+  await page.getByRole('combobox', { name: 'Tag' }).selectOption('billing');
   await expect(page).toHaveURL(/\?status=resolved&tag=billing$/);
   await page.getByRole('searchbox', { name: 'Search' }).fill('largest refund');
   await expect(page).toHaveURL(/\?status=resolved&q=largest\+refund&tag=billing$/);
@@ -198,4 +197,57 @@ test('the skip link moves to the questions without reloading or dropping the fil
   await page.keyboard.press('Enter');
   await expect(page.locator('main')).toBeFocused();
   await expect(page).toHaveURL(/\/questions\?status=resolved&q=refund$/);
+});
+
+test('a long list renders only what is on screen, and keyboard, search and the drawer still reach every question', async ({
+  page,
+  mock,
+}) => {
+  await mock.reset('empty');
+  const count = 300;
+  for (let start = 0; start < count; start += 50) {
+    await Promise.all(
+      Array.from({ length: Math.min(50, count - start) }, (_, k) =>
+        mock.ask({
+          question: `Long list question ${start + k}?`,
+          // Soonest expiry first: question i is row i.
+          expires_in_seconds: 3600 + (start + k) * 60,
+        }),
+      ),
+    );
+  }
+  await page.goto('questions');
+  const list = page.getByRole('list', { name: 'Questions' });
+  const rows = list.locator('[data-question-id]');
+  await expect(rows.first()).toContainText('Long list question 0?');
+  const rendered = await rows.count();
+  expect(rendered).toBeGreaterThan(3);
+  expect(rendered).toBeLessThan(60);
+  // Screen readers hear the place of each row in the whole list.
+  await expect(list.getByRole('listitem').first()).toHaveAttribute('aria-setsize', String(count));
+
+  // The last question is reachable by scrolling.
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  await expect(list.getByText(`Long list question ${count - 1}?`)).toBeInViewport();
+
+  // j walks the rows past the first screen; the focused row is always on screen.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await expect(rows.first()).toBeInViewport();
+  await page.keyboard.press('j');
+  for (let i = 1; i < 25; i++) await page.keyboard.press('j');
+  const focused = page.locator(':focus');
+  await expect(focused).toContainText('Long list question 24?');
+  await expect(focused).toBeInViewport();
+
+  // Opening and closing a question far down the list returns focus to its row.
+  await page.keyboard.press('Enter');
+  await expect(drawer(page)).toContainText('Long list question 24?');
+  await page.keyboard.press('Escape');
+  await expect(drawer(page)).toHaveCount(0);
+  await expect(page.locator(':focus')).toContainText('Long list question 24?');
+
+  // Search filters the whole list, not just the rows on screen.
+  await page.getByRole('searchbox', { name: 'Search' }).fill(`question ${count - 2}?`);
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText(`Long list question ${count - 2}?`);
 });

@@ -4,39 +4,36 @@ import {
   Group,
   Text,
   Title,
-  Tooltip,
   useComputedColorScheme,
   useMantineColorScheme,
 } from '@mantine/core';
 import { IconMoon, IconSun } from '@tabler/icons-react';
 import { Link, Outlet, useMatch } from 'react-router';
+import { LoadBoundary, lazyPart } from '@/components/load-boundary';
 import { useRuntimeConfig } from '@/config/runtime-config';
 import { useShell } from '@/config/shell-context';
 import { useToken } from '@/config/token-store';
 import classes from './app-layout.module.css';
 import { StatusBanners } from './status-banners';
-import { TokenForm } from './token-form';
 import { useSignedInUser } from './use-signed-in-user';
+
+// Only token mode asks for a key; proxy deployments never download the form.
+const TokenForm = lazyPart(() => import('./token-form').then((m) => m.TokenForm));
 
 function ColorSchemeToggle() {
   const { setColorScheme } = useMantineColorScheme();
   const computed = useComputedColorScheme('light', { getInitialValueInEffect: false });
   const next = computed === 'dark' ? 'light' : 'dark';
   return (
-    <Tooltip label={`Switch to ${next} theme`}>
-      <ActionIcon
-        variant="default"
-        size="lg"
-        onClick={() => setColorScheme(next)}
-        aria-label={`Switch to ${next} theme`}
-      >
-        {computed === 'dark' ? (
-          <IconSun size={18} aria-hidden />
-        ) : (
-          <IconMoon size={18} aria-hidden />
-        )}
-      </ActionIcon>
-    </Tooltip>
+    <ActionIcon
+      variant="default"
+      size="lg"
+      onClick={() => setColorScheme(next)}
+      aria-label={`Switch to ${next} theme`}
+      title={`Switch to ${next} theme`}
+    >
+      {computed === 'dark' ? <IconSun size={18} aria-hidden /> : <IconMoon size={18} aria-hidden />}
+    </ActionIcon>
   );
 }
 
@@ -97,7 +94,13 @@ export function AppLayout() {
           </Title>
         )}
         <StatusBanners />
-        {needsToken ? <TokenForm /> : <Outlet />}
+        {needsToken ? (
+          <LoadBoundary what="The sign-in form" parts={[TokenForm]}>
+            <TokenForm />
+          </LoadBoundary>
+        ) : (
+          <Outlet />
+        )}
       </main>
     </div>
   );

@@ -1,15 +1,16 @@
-import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
-import { RouterProvider } from 'react-router';
+import { type ReactNode, useEffect, useState } from 'react';
+import { BrowserRouter } from 'react-router';
+import { LoadBoundary, lazyPart } from '@/components/load-boundary';
 import { resolveEmbed } from '@/config/embed';
 import { type RuntimeConfig, RuntimeConfigContext } from '@/config/runtime-config';
 import { type Shell, ShellContext } from '@/config/shell-context';
 import { QuestionSourceContext } from '@/features/questions/api/source';
 import { type Clock, ClockContext, createIntervalClock } from '@/lib/clock';
+import { whenIdle } from '@/lib/idle';
 import { SessionContext } from '@/lib/session-store';
 import { AppMantineProvider } from './mantine-provider';
-import { createAppRouter } from './router';
+import { AppRoutes } from './router';
 import { createServices, type Services } from './services';
 
 export interface AppProvidersProps {
@@ -21,11 +22,24 @@ export interface AppProvidersProps {
   children: ReactNode;
 }
 
+const NotificationsHost = lazyPart(() => import('./notifications-host').then((m) => m.default));
+
+/** Mounts the toasts once the page is idle; a toast shown before that waits in the store. */
+function DeferredNotifications() {
+  const [wanted, setWanted] = useState(false);
+  useEffect(() => whenIdle(() => setWanted(true)), []);
+  return wanted ? (
+    <LoadBoundary what="Notifications" parts={[NotificationsHost]} quiet>
+      <NotificationsHost />
+    </LoadBoundary>
+  ) : null;
+}
+
 /** Everything the routes need; the app and the tests build the same tree. */
 export function AppProviders({ config, services, shell, clock, env, children }: AppProvidersProps) {
   return (
     <AppMantineProvider env={env}>
-      <Notifications position="bottom-right" limit={4} />
+      <DeferredNotifications />
       <QueryClientProvider client={services.queryClient}>
         <RuntimeConfigContext value={config}>
           <SessionContext value={services.session}>
@@ -43,7 +57,6 @@ export function AppProviders({ config, services, shell, clock, env, children }: 
 
 export function App({ config, baseUrl }: { config: RuntimeConfig; baseUrl: URL }) {
   const [services] = useState(() => createServices(config, baseUrl));
-  const [router] = useState(() => createAppRouter(basenameOf(baseUrl)));
   const [clock] = useState(() => createIntervalClock());
   const [shell] = useState(() => ({
     embed: resolveEmbed(config.embed, window.location.search),
@@ -51,7 +64,9 @@ export function App({ config, baseUrl }: { config: RuntimeConfig; baseUrl: URL }
   }));
   return (
     <AppProviders config={config} services={services} shell={shell} clock={clock}>
-      <RouterProvider router={router} />
+      <BrowserRouter basename={basenameOf(baseUrl)}>
+        <AppRoutes />
+      </BrowserRouter>
     </AppProviders>
   );
 }

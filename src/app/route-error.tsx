@@ -1,9 +1,7 @@
 import { Alert, Button, Code, Group, Stack, Text, Title } from '@mantine/core';
-import { useRouteError } from 'react-router';
 
 /** Last resort when a screen crashes: say so plainly; drafts live in the browser, so nothing is lost. */
-export function RouteError() {
-  const error = useRouteError();
+export function RouteError({ error }: { error: unknown }) {
   const message = error instanceof Error ? error.message : String(error);
   return (
     <Stack maw={720} mx="auto" p="xl" gap="md">

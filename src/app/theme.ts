@@ -1,4 +1,4 @@
-import { createTheme, Drawer, Modal } from '@mantine/core';
+import { createTheme } from '@mantine/core';
 
 export const theme = createTheme({
   primaryColor: 'indigo',
@@ -12,7 +12,8 @@ export const theme = createTheme({
   cursorType: 'pointer',
   components: {
     // Their scroll lock injects a <style> tag, which the CSP forbids; app.css locks scroll instead.
-    Drawer: Drawer.extend({ defaultProps: { lockScroll: false } }),
-    Modal: Modal.extend({ defaultProps: { lockScroll: false } }),
+    // Plain objects, not Drawer.extend(): that would pull both into the initial download.
+    Drawer: { defaultProps: { lockScroll: false } },
+    Modal: { defaultProps: { lockScroll: false } },
   },
 });

@@ -1,14 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { useRuntimeConfig } from '@/config/runtime-config';
 
 // oauth2-proxy's /oauth2/userinfo shape, and the common OIDC names, all optional.
 const userInfoSchema = z.looseObject({
-  preferredUsername: z.string().nullish(),
-  preferred_username: z.string().nullish(),
-  name: z.string().nullish(),
-  user: z.string().nullish(),
-  email: z.string().nullish(),
+  preferredUsername: z.nullish(z.string()),
+  preferred_username: z.nullish(z.string()),
+  name: z.nullish(z.string()),
+  user: z.nullish(z.string()),
+  email: z.nullish(z.string()),
 });
 
 export function displayName(info: z.infer<typeof userInfoSchema>): string | null {

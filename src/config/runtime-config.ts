@@ -1,33 +1,32 @@
 import { createContext, use } from 'react';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
-const headerName = z.string().regex(/^[A-Za-z0-9-]+$/, 'must be a valid HTTP header name');
+const headerName = z.string().check(z.regex(/^[A-Za-z0-9-]+$/, 'must be a valid HTTP header name'));
+const nonEmpty = z.string().check(z.minLength(1));
 
-const authSchema = z
-  .object({
-    mode: z.enum(['proxy', 'token']).default('proxy'),
-    signInUrl: z.string().min(1).optional(),
-    userInfoUrl: z.string().min(1).optional(),
-  })
-  .strict();
+const authSchema = z.strictObject({
+  mode: z._default(z.enum(['proxy', 'token']), 'proxy'),
+  signInUrl: z.optional(nonEmpty),
+  userInfoUrl: z.optional(nonEmpty),
+});
 
-export const runtimeConfigSchema = z
-  .object({
-    apiBaseUrl: z.string().min(1).default('api'),
-    pollIntervalMs: z.number().int().min(2_000).max(600_000).default(10_000),
-    auth: authSchema.default({ mode: 'proxy' }),
-    headers: z
+export const runtimeConfigSchema = z.strictObject({
+  apiBaseUrl: z._default(nonEmpty, 'api'),
+  pollIntervalMs: z._default(z.int().check(z.gte(2_000), z.lte(600_000)), 10_000),
+  auth: z._default(authSchema, { mode: 'proxy' }),
+  headers: z._default(
+    z
       .record(headerName, z.string())
-      .refine(
-        (headers) => !Object.keys(headers).some((name) => name.toLowerCase() === 'authorization'),
-        {
-          message: 'must not set Authorization (use auth.mode "token" or let the proxy add it)',
-        },
-      )
-      .default({}),
-    embed: z.boolean().default(false),
-  })
-  .strict();
+      .check(
+        z.refine(
+          (headers) => !Object.keys(headers).some((name) => name.toLowerCase() === 'authorization'),
+          { message: 'must not set Authorization (use auth.mode "token" or let the proxy add it)' },
+        ),
+      ),
+    {},
+  ),
+  embed: z._default(z.boolean(), false),
+});
 
 export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;
 
@@ -35,7 +34,7 @@ export type ConfigLoadResult =
   | { ok: true; config: RuntimeConfig; baseUrl: URL }
   | { ok: false; url: string; problem: string; issues: string[] };
 
-function describeIssues(error: z.ZodError): string[] {
+function describeIssues(error: z.core.$ZodError): string[] {
   return error.issues.map((issue) => {
     const path = issue.path.length > 0 ? issue.path.join('.') : '(top level)';
     return `${path}: ${issue.message}`;

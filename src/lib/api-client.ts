@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 
 export type ApiErrorKind =
   | 'not-found'
@@ -258,7 +258,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 }
 
 /** Parses a response body at the boundary; a mismatch is a `bad-response` ApiError, not a crash. */
-export function parseResponse<S extends z.ZodType>(
+export function parseResponse<S extends z.ZodMiniType>(
   schema: S,
   data: unknown,
   where: { method: string; url: string },

@@ -1,12 +1,18 @@
 import { act, render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { type Location, MemoryRouter, useLocation } from 'react-router';
 import { AppProviders } from '@/app/app';
-import { appRoutes } from '@/app/router';
+import { AppRoutes } from '@/app/router';
 import { createServices } from '@/app/services';
 import { type RuntimeConfig, runtimeConfigSchema } from '@/config/runtime-config';
 import { createManualClock } from '@/lib/clock';
 import { getMockApi, TEST_NOW, TEST_ORIGIN } from './mock-api';
+
+/** Reports the memory router's location to the test. */
+function LocationProbe({ onChange }: { onChange: (location: Location) => void }) {
+  onChange(useLocation());
+  return null;
+}
 
 export interface RenderAppOptions {
   route?: string;
@@ -28,13 +34,27 @@ export function renderApp({
   const mock = getMockApi({ seed });
   const config = runtimeConfigSchema.parse({ pollIntervalMs: 600_000, ...partial });
   const services = createServices(config, new URL(`${TEST_ORIGIN}/`), { retries: false });
-  const router = createMemoryRouter(appRoutes, { initialEntries: [route] });
+  let location: Location | null = null;
+  /** Where the portal is: `router.state.location`, as with a data router. */
+  const router = {
+    get state() {
+      if (!location) throw new Error('the router has not rendered yet');
+      return { location };
+    },
+  };
   const clock = createManualClock(TEST_NOW);
   const shell = { embed, tokens: services.tokens };
   const user = userEvent.setup();
   const view = render(
     <AppProviders config={config} services={services} shell={shell} clock={clock} env="test">
-      <RouterProvider router={router} />
+      <MemoryRouter initialEntries={[route]}>
+        <LocationProbe
+          onChange={(current) => {
+            location = current;
+          }}
+        />
+        <AppRoutes />
+      </MemoryRouter>
     </AppProviders>,
   );
   /** Moves the portal's clock and the mock's together. */

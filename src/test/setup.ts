@@ -25,6 +25,10 @@ class ResizeObserverStub {
 }
 window.ResizeObserver = ResizeObserverStub;
 window.HTMLElement.prototype.scrollIntoView = () => {};
+if (!document.scrollingElement) {
+  // The virtualized list (virtua) scrolls the document's scrolling element.
+  Object.defineProperty(document, 'scrollingElement', { value: document.documentElement });
+}
 if (!('fonts' in document)) {
   // Mantine's autosizing Textarea listens for web fonts loading.
   Object.defineProperty(document, 'fonts', {

@@ -1,5 +1,6 @@
 import { type QueryClient, queryOptions, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
+import { markOnce } from '@/lib/perf-marks';
 import type { QuestionStatus } from './schemas';
 import { type QuestionSource, useQuestionSource } from './source';
 
@@ -53,7 +54,12 @@ export function createQuestionQueries(source: QuestionSource, queryClient: Query
         queryKey: questionKeys.list({ status, limit }),
         queryFn: async ({ signal }) => {
           await actionsSettled(queryClient, signal);
-          return source.list({ status: status === 'all' ? undefined : status, limit }, signal);
+          const list = await source.list(
+            { status: status === 'all' ? undefined : status, limit },
+            signal,
+          );
+          markOnce('qi:list-data');
+          return list;
         },
       }),
     detail: (id: string) =>

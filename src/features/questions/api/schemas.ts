@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 export const questionStatuses = [
   'pending',
@@ -13,18 +13,22 @@ export type QuestionStatus = z.infer<typeof questionStatusSchema>;
 export const ASK_HUMAN = 'ask_human';
 export const NOT_APPLICABLE_ANSWER = 'User does not have information about this question.';
 
-const isoTimestamp = z
-  .string()
-  .nullish()
-  .transform((value, ctx) => {
+const isoTimestamp = z.pipe(
+  z.nullish(z.string()),
+  z.transform((value, ctx) => {
     if (value == null) return null;
     const ms = Date.parse(value);
     if (Number.isNaN(ms)) {
-      ctx.addIssue({ code: 'custom', message: `not a date: ${value.slice(0, 40)}` });
+      ctx.issues.push({
+        code: 'custom',
+        message: `not a date: ${value.slice(0, 40)}`,
+        input: value,
+      });
       return z.NEVER;
     }
     return ms;
-  });
+  }),
+);
 
 const jsonObject = z.record(z.string(), z.unknown());
 
@@ -33,20 +37,20 @@ const jsonObject = z.record(z.string(), z.unknown());
  * missing or null, and unknown keys pass through.
  */
 export const pendingToolCallSchema = z.looseObject({
-  id: z.string().min(1),
-  org_id: z.string().nullish(),
-  scope: jsonObject.nullish(),
-  scope_hash: z.string().nullish(),
-  tool_name: z.string().nullish(),
-  dedup_key: z.string().nullish(),
-  status: questionStatusSchema.nullish(),
-  question_text: z.string().nullish(),
-  user_id: z.string().nullish(),
-  args: jsonObject.nullish(),
-  tags: z.array(z.string()).nullish(),
-  answer_format: z.string().nullish(),
-  result: jsonObject.nullish(),
-  superseded_by: z.string().nullish(),
+  id: z.string().check(z.minLength(1)),
+  org_id: z.nullish(z.string()),
+  scope: z.nullish(jsonObject),
+  scope_hash: z.nullish(z.string()),
+  tool_name: z.nullish(z.string()),
+  dedup_key: z.nullish(z.string()),
+  status: z.nullish(questionStatusSchema),
+  question_text: z.nullish(z.string()),
+  user_id: z.nullish(z.string()),
+  args: z.nullish(jsonObject),
+  tags: z.nullish(z.array(z.string())),
+  answer_format: z.nullish(z.string()),
+  result: z.nullish(jsonObject),
+  superseded_by: z.nullish(z.string()),
   created_at: isoTimestamp,
   resolved_at: isoTimestamp,
   expires_at: isoTimestamp,
@@ -56,7 +60,7 @@ export const pendingToolCallSchema = z.looseObject({
 export type PendingToolCall = z.infer<typeof pendingToolCallSchema>;
 
 export const pendingToolCallListSchema = z.looseObject({
-  pending_tool_calls: z.array(z.unknown()).nullish(),
+  pending_tool_calls: z.nullish(z.array(z.unknown())),
 });
 
 /** The portal's own record: what every question source maps its data to. */
@@ -137,14 +141,16 @@ export function parseQuestionList(items: unknown[], limit: number): QuestionList
 }
 
 // What the portal sends: strict.
-export const validForSecondsSchema = z.number().int().positive();
+export const validForSecondsSchema = z.int().check(z.positive());
 
-export const resolveBodySchema = z
-  .object({ result: jsonObject, valid_for_seconds: validForSecondsSchema.optional() })
-  .strict();
-export const answerBodySchema = z
-  .object({ answer: z.string().trim().min(1), valid_for_seconds: validForSecondsSchema.optional() })
-  .strict();
-export const notApplicableBodySchema = z
-  .object({ valid_for_seconds: validForSecondsSchema.optional() })
-  .strict();
+export const resolveBodySchema = z.strictObject({
+  result: jsonObject,
+  valid_for_seconds: z.optional(validForSecondsSchema),
+});
+export const answerBodySchema = z.strictObject({
+  answer: z.string().check(z.trim(), z.minLength(1)),
+  valid_for_seconds: z.optional(validForSecondsSchema),
+});
+export const notApplicableBodySchema = z.strictObject({
+  valid_for_seconds: z.optional(validForSecondsSchema),
+});

@@ -1,7 +1,6 @@
-import { CloseButton, Kbd, SegmentedControl, Select, TextInput } from '@mantine/core';
-import { useDebouncedCallback } from '@mantine/hooks';
+import { CloseButton, Kbd, NativeSelect, SegmentedControl, TextInput } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
-import { type Ref, useState } from 'react';
+import type { Ref } from 'react';
 import type { StatusCounts } from '../hooks/use-inbox-data';
 import {
   type InboxFilters,
@@ -28,6 +27,8 @@ export interface InboxToolbarProps {
   tags: string[];
   users: string[];
   searchRef: Ref<HTMLInputElement>;
+  /** The search box's text; the list follows it as it is typed. */
+  searchText: { text: string; change: (value: string) => void; clear: () => void };
   refresh: RefreshIndicatorProps;
 }
 
@@ -38,35 +39,16 @@ export function InboxToolbar({
   tags,
   users,
   searchRef,
+  searchText,
   refresh,
 }: InboxToolbarProps) {
-  // Typing updates the URL in place (no history entry per key); Back still steps over filter
-  // changes. The box keeps what was typed: only a change that did not come from it (Back, a
-  // link, "Clear filters") replaces its text, so a trailing space or a slow render loses nothing.
-  const [query, setQuery] = useState(filters.q);
-  const [inFlight, setInFlight] = useState<string[]>([]);
-  const [syncedQuery, setSyncedQuery] = useState(filters.q);
-  if (filters.q !== syncedQuery) {
-    setSyncedQuery(filters.q);
-    const index = inFlight.indexOf(filters.q);
-    if (index === -1) setQuery(filters.q);
-    else setInFlight(inFlight.slice(index + 1));
-  }
-  const sendQuery = (value: string) => {
-    const q = value.trim().slice(0, MAX_QUERY_LENGTH);
-    if (q === filters.q) return;
-    setInFlight((list) => [...list, q]);
-    setFilters({ q }, { replace: true });
-  };
-  const pushQuery = useDebouncedCallback(sendQuery, 200);
-  const clearQuery = () => {
-    pushQuery.cancel();
-    setQuery('');
-    sendQuery('');
-  };
-
-  const withCurrent = (values: string[], current: string | null) =>
-    current && !values.includes(current) ? [current, ...values] : values;
+  const { text: query, change, clear: clearQuery } = searchText;
+  // Native pickers: the phone's own picker on phones, type-ahead on desktops, and no popover code
+  // in the first download. A value from the URL that no question has any more stays selectable.
+  const options = (values: string[], current: string | null, any: string) => [
+    { value: '', label: any },
+    ...(current && !values.includes(current) ? [current, ...values] : values),
+  ];
 
   return (
     <div className={classes.toolbar}>
@@ -103,10 +85,7 @@ export function InboxToolbar({
           }
           maxLength={MAX_QUERY_LENGTH}
           value={query}
-          onChange={(event) => {
-            setQuery(event.currentTarget.value);
-            pushQuery(event.currentTarget.value);
-          }}
+          onChange={(event) => change(event.currentTarget.value)}
           onKeyDown={(event) => {
             if (event.key === 'Escape' && query) {
               event.stopPropagation();
@@ -114,28 +93,19 @@ export function InboxToolbar({
             }
           }}
         />
-        <Select
+        <NativeSelect
           aria-label="Tag"
-          placeholder="Any tag"
-          data={withCurrent(tags, filters.tag)}
-          value={filters.tag}
-          onChange={(value) => setFilters({ tag: value })}
-          searchable
-          clearable
-          nothingFoundMessage="No such tag"
-          comboboxProps={{ withinPortal: true }}
+          data={options(tags, filters.tag, 'Any tag')}
+          value={filters.tag ?? ''}
+          onChange={(event) => setFilters({ tag: event.currentTarget.value || null })}
         />
-        <Select
+        <NativeSelect
           aria-label="User"
-          placeholder="Any user"
-          data={withCurrent(users, filters.user)}
-          value={filters.user}
-          onChange={(value) => setFilters({ user: value })}
-          searchable
-          clearable
-          nothingFoundMessage="No such user"
+          data={options(users, filters.user, 'Any user')}
+          value={filters.user ?? ''}
+          onChange={(event) => setFilters({ user: event.currentTarget.value || null })}
         />
-        <Select
+        <NativeSelect
           aria-label="Sort"
           className={classes.sort}
           data={[
@@ -143,8 +113,7 @@ export function InboxToolbar({
             { value: 'newest', label: 'Newest first' },
           ]}
           value={filters.sort}
-          onChange={(value) => value && setFilters({ sort: value as SortOrder })}
-          allowDeselect={false}
+          onChange={(event) => setFilters({ sort: event.currentTarget.value as SortOrder })}
         />
       </div>
     </div>

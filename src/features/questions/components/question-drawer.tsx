@@ -1,3 +1,9 @@
+// Styles of what the drawer adds to the page: the drawer, confirmation dialogs, the answer forms.
+import '@mantine/core/styles/Overlay.layer.css';
+import '@mantine/core/styles/ModalBase.layer.css';
+import '@mantine/core/styles/Drawer.layer.css';
+import '@mantine/core/styles/Modal.layer.css';
+import '@mantine/core/styles/Divider.layer.css';
 import { Alert, Button, Drawer, Skeleton, Stack, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';

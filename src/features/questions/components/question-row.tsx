@@ -19,6 +19,8 @@ export interface QuestionRowProps {
   isOpen: boolean;
   /** The list's query string, kept when the drawer opens so closing it returns to the same view. */
   search: string;
+  /** `div` inside a virtualized list's own `<li>` slot. */
+  as?: 'li' | 'div';
 }
 
 export const QuestionRow = memo(function QuestionRow({
@@ -27,6 +29,7 @@ export const QuestionRow = memo(function QuestionRow({
   hasDraft,
   isOpen,
   search,
+  as: Element = 'li',
 }: QuestionRowProps) {
   const overdue = useOverdue(question);
   const closed = question.status !== 'pending' || overdue;
@@ -34,7 +37,7 @@ export const QuestionRow = memo(function QuestionRow({
   // Status, tags, user and countdown describe the row's link for screen readers.
   const domId = `q-${useId()}`;
   return (
-    <li
+    <Element
       className={classes.row}
       data-question-id={question.id}
       data-open={isOpen || undefined}
@@ -115,6 +118,6 @@ export const QuestionRow = memo(function QuestionRow({
           </Text>
         )}
       </div>
-    </li>
+    </Element>
   );
 });

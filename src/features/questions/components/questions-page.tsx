@@ -1,27 +1,33 @@
 import { Alert, Button, Group, Paper, Text, Title } from '@mantine/core';
 import { useDocumentTitle, useHotkeys } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
+import { LoadBoundary, lazyPart } from '@/components/load-boundary';
 import { isSignedOut } from '@/lib/api-client';
 import { useNow } from '@/lib/clock';
 import { describeError } from '@/lib/describe-error';
+import { whenIdle } from '@/lib/idle';
+import { markOnce } from '@/lib/perf-marks';
 import { LIST_LIMIT, questionKeys } from '../api/queries';
 import type { Question } from '../api/schemas';
 import { useDraftIds } from '../hooks/use-drafts';
 import { useInboxData } from '../hooks/use-inbox-data';
-import { useInboxFilters } from '../hooks/use-inbox-filters';
+import { useInboxFilters, useSearchText } from '../hooks/use-inbox-filters';
 import { useNewArrivals } from '../hooks/use-new-arrivals';
 import { applyFilters, facetValues, hasNarrowingFilters } from '../utils/filters';
 import { questionPath } from '../utils/paths';
 import { displayStatus } from '../utils/status';
 import { InboxToolbar } from './inbox-toolbar';
 import { ListEmpty, ListFailed, ListFilteredOut, ListLoading } from './list-states';
-import { QuestionDrawer } from './question-drawer';
-import { QuestionRow } from './question-row';
+import { QuestionList, type QuestionListHandle } from './question-list';
 import classes from './questions-page.module.css';
-import { ShortcutsHelp } from './shortcuts-help';
 import { UnreadableRecords } from './unreadable-records';
+
+// The drawer (with the answer forms) and the shortcuts dialog are not needed to show the list: they
+// load in their own chunks, the drawer's as soon as the list is on screen so a click opens it at once.
+const QuestionDrawer = lazyPart(() => import('./question-drawer').then((m) => m.QuestionDrawer));
+const ShortcutsHelp = lazyPart(() => import('./shortcuts-help').then((m) => m.ShortcutsHelp));
 
 function PendingTitle({ pending }: { pending: Question[] | undefined }) {
   const now = useNow();
@@ -30,18 +36,9 @@ function PendingTitle({ pending }: { pending: Question[] | undefined }) {
   return null;
 }
 
-function focusRow(id: string | undefined): boolean {
-  if (!id) return false;
-  const link = document.querySelector<HTMLElement>(
-    `[data-question-id="${CSS.escape(id)}"] [data-row-link]`,
-  );
-  link?.focus();
-  link?.scrollIntoView({ block: 'nearest' });
-  return !!link;
-}
-
 export function QuestionsPage() {
   const { filters, setFilters, search } = useInboxFilters();
+  const searchText = useSearchText(filters.q, setFilters);
   const { view, pending, all, counts } = useInboxData(filters.status);
   const { id: openId } = useParams();
   const navigate = useNavigate();
@@ -50,11 +47,30 @@ export function QuestionsPage() {
   const { newIds, markSeen, markAllSeen } = useNewArrivals(pending.data?.questions);
   const searchRef = useRef<HTMLInputElement>(null);
   const [helpOpen, setHelpOpen] = useState(false);
+  // Mounted from the first time they are wanted, so they can animate out when closed.
+  const [drawerUsed, setDrawerUsed] = useState(openId !== undefined);
+  if (openId !== undefined && !drawerUsed) setDrawerUsed(true);
+  const [helpUsed, setHelpUsed] = useState(false);
+  if (helpOpen && !helpUsed) setHelpUsed(true);
+  const listRef = useRef<QuestionListHandle>(null);
+  const focusRow = (id: string | undefined) => !!id && !!listRef.current?.focusRow(id);
 
-  const visible = useMemo(
-    () => (view.data ? applyFilters(view.data.questions, filters) : []),
-    [view.data, filters],
+  // The list follows the search box as it is typed; the URL catches up a moment later.
+  const liveFilters = useMemo(
+    () => ({ ...filters, q: searchText.query }),
+    [filters, searchText.query],
   );
+  const visible = useMemo(
+    () => (view.data ? applyFilters(view.data.questions, liveFilters) : []),
+    [view.data, liveFilters],
+  );
+  const listShown = view.data !== undefined;
+  useLayoutEffect(() => {
+    if (listShown) markOnce('qi:list-rendered');
+  }, [listShown]);
+  useEffect(() => {
+    if (listShown) return whenIdle(() => void QuestionDrawer.load().catch(() => {}));
+  }, [listShown]);
   const facetSource = all.data?.questions ?? view.data?.questions ?? [];
   const tags = useMemo(() => facetValues(facetSource, (q) => q.tags), [facetSource]);
   const users = useMemo(
@@ -81,8 +97,9 @@ export function QuestionsPage() {
       return;
     }
     const target = lastOpen.current;
-    if (!was || !target || focusRow(target.id)) return;
-    focusRow(visibleIds[Math.min(target.index, visibleIds.length - 1)]);
+    if (!was || !target || listRef.current?.focusRow(target.id)) return;
+    const neighbour = visibleIds[Math.min(target.index, visibleIds.length - 1)];
+    if (neighbour) listRef.current?.focusRow(neighbour);
   }, [openId, visibleIds]);
   const closeDrawer = useCallback(() => {
     const fromList = (location.state as { fromList?: boolean } | null)?.fromList;
@@ -115,8 +132,7 @@ export function QuestionsPage() {
       if (next) switchTo(next);
       return;
     }
-    const focused = (document.activeElement?.closest('[data-question-id]') as HTMLElement | null)
-      ?.dataset.questionId;
+    const focused = listRef.current?.cursor();
     const index = focused ? visibleIds.indexOf(focused) : -1;
     focusRow(
       visibleIds[
@@ -139,6 +155,11 @@ export function QuestionsPage() {
     ['r', () => refreshAll()],
   ]);
 
+  const clearFilters = () => {
+    searchText.clear();
+    setFilters({ q: '', tag: null, user: null });
+  };
+
   const queryClient = useQueryClient();
   // Every list on screen and the open question, not just the view.
   const refreshAll = () =>
@@ -151,8 +172,8 @@ export function QuestionsPage() {
       if (view.data.questions.length === 0 && view.data.unreadable.length === 0)
         return <ListEmpty status={filters.status} />;
       if (visible.length === 0 && view.data.unreadable.length === 0) {
-        return hasNarrowingFilters(filters) ? (
-          <ListFilteredOut onClear={() => setFilters({ q: '', tag: null, user: null })} />
+        return hasNarrowingFilters(liveFilters) ? (
+          <ListFilteredOut onClear={clearFilters} />
         ) : (
           <ListEmpty status={filters.status} />
         );
@@ -161,20 +182,16 @@ export function QuestionsPage() {
         <>
           <UnreadableRecords records={view.data.unreadable} />
           {visible.length === 0 ? (
-            <ListFilteredOut onClear={() => setFilters({ q: '', tag: null, user: null })} />
+            <ListFilteredOut onClear={clearFilters} />
           ) : (
-            <ul className={classes.list} aria-label="Questions">
-              {visible.map((question) => (
-                <QuestionRow
-                  key={question.id}
-                  question={question}
-                  isNew={newIds.has(question.id)}
-                  hasDraft={draftIds.has(question.id)}
-                  isOpen={question.id === openId}
-                  search={search}
-                />
-              ))}
-            </ul>
+            <QuestionList
+              ref={listRef}
+              questions={visible}
+              newIds={newIds}
+              draftIds={draftIds}
+              openId={openId}
+              search={search}
+            />
           )}
           {view.data.truncated && (
             <Text size="sm" c="dimmed" p="md" ta="center" data-testid="list-truncated">
@@ -209,6 +226,7 @@ export function QuestionsPage() {
         tags={tags}
         users={users}
         searchRef={searchRef}
+        searchText={searchText}
         refresh={{
           updatedAt: view.dataUpdatedAt,
           fetching: view.isFetching,
@@ -240,13 +258,17 @@ export function QuestionsPage() {
       <Text size="xs" c="dimmed" ta="center">
         Press <kbd>?</kbd> for keyboard shortcuts
       </Text>
-      <QuestionDrawer
-        id={openId ?? null}
-        nextId={neighbourOfOpen(1)}
-        onClose={closeDrawer}
-        onOpen={switchTo}
-      />
-      <ShortcutsHelp opened={helpOpen} onClose={() => setHelpOpen(false)} />
+      <LoadBoundary what="The question view" parts={[QuestionDrawer, ShortcutsHelp]}>
+        {drawerUsed && (
+          <QuestionDrawer
+            id={openId ?? null}
+            nextId={neighbourOfOpen(1)}
+            onClose={closeDrawer}
+            onOpen={switchTo}
+          />
+        )}
+        {helpUsed && <ShortcutsHelp opened={helpOpen} onClose={() => setHelpOpen(false)} />}
+      </LoadBoundary>
     </div>
   );
 }

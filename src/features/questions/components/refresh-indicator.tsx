@@ -1,4 +1,4 @@
-import { ActionIcon, Group, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Group, Text } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import { useNow } from '@/lib/clock';
 import { formatDuration } from '@/lib/format-time';
@@ -36,17 +36,16 @@ export function RefreshIndicator({
       >
         {failed ? `Refresh failed · ${label.toLowerCase()}` : label}
       </Text>
-      <Tooltip label="Refresh now (r)">
-        <ActionIcon
-          variant="subtle"
-          color="gray"
-          onClick={onRefresh}
-          loading={fetching}
-          aria-label="Refresh now"
-        >
-          <IconRefresh size={18} aria-hidden />
-        </ActionIcon>
-      </Tooltip>
+      <ActionIcon
+        variant="subtle"
+        color="gray"
+        onClick={onRefresh}
+        loading={fetching}
+        aria-label="Refresh now"
+        title="Refresh now (r)"
+      >
+        <IconRefresh size={18} aria-hidden />
+      </ActionIcon>
     </Group>
   );
 }

@@ -1,6 +1,13 @@
-import { useCallback, useMemo } from 'react';
+import { useDebouncedCallback } from '@mantine/hooks';
+import { useCallback, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { defaultSort, filtersToParams, type InboxFilters, parseFilters } from '../utils/filters';
+import {
+  defaultSort,
+  filtersToParams,
+  type InboxFilters,
+  MAX_QUERY_LENGTH,
+  parseFilters,
+} from '../utils/filters';
 
 /** The list's filters live in the URL: shareable, and Back/Forward step through them. */
 export function useInboxFilters() {
@@ -28,4 +35,50 @@ export function useInboxFilters() {
     [setParams],
   );
   return { filters, setFilters, search: params.toString() };
+}
+
+/**
+ * The search box's text. The list filters on it at once (keystroke to filtered list in one frame);
+ * the URL follows 200 ms after typing stops, replacing its entry, so Back steps over a search as a
+ * whole and browsers' limits on history updates are never hit. Only a change that did not come
+ * from the box (Back, a link, "Clear filters") replaces what was typed.
+ */
+export function useSearchText(
+  urlQuery: string,
+  setFilters: (patch: Partial<InboxFilters>, options?: { replace?: boolean }) => void,
+) {
+  const [text, setText] = useState(urlQuery);
+  const [inFlight, setInFlight] = useState<string[]>([]);
+  const [syncedQuery, setSyncedQuery] = useState(urlQuery);
+  if (urlQuery !== syncedQuery) {
+    setSyncedQuery(urlQuery);
+    const index = inFlight.indexOf(urlQuery);
+    if (index === -1) setText(urlQuery);
+    else setInFlight(inFlight.slice(index + 1));
+  }
+  const send = (value: string) => {
+    const q = normalizeQuery(value);
+    if (q === urlQuery) return;
+    setInFlight((list) => [...list, q]);
+    setFilters({ q }, { replace: true });
+  };
+  const sendLater = useDebouncedCallback(send, 200);
+  return {
+    text,
+    /** The query the list is filtered on now. */
+    query: normalizeQuery(text),
+    change(value: string) {
+      setText(value);
+      sendLater(value);
+    },
+    clear() {
+      sendLater.cancel();
+      setText('');
+      send('');
+    },
+  };
+}
+
+function normalizeQuery(value: string): string {
+  return value.trim().slice(0, MAX_QUERY_LENGTH);
 }

@@ -1,0 +1,84 @@
+import { Alert, Button, Group, Text } from '@mantine/core';
+import { Component, type ComponentType, type JSX, lazy, type ReactNode, Suspense } from 'react';
+
+/**
+ * A part of the portal whose code is downloaded when it is first needed. Unlike `React.lazy` on
+ * its own, a failed download can be tried again (`retry()`): React.lazy remembers the failure.
+ */
+export function lazyPart<P extends object>(load: () => Promise<ComponentType<P>>) {
+  const fresh = () => lazy(() => load().then((component) => ({ default: component })));
+  let Loaded = fresh();
+  // biome-ignore lint/correctness/noComponentHookFactories: called once per part at module level, as React.lazy is.
+  function Part(props: P): JSX.Element {
+    return <Loaded {...props} />;
+  }
+  return Object.assign(Part, {
+    load,
+    retry() {
+      Loaded = fresh();
+    },
+  });
+}
+
+interface LoadBoundaryProps {
+  /** What could not be downloaded, in the reviewer's words: "The question view". */
+  what: string;
+  /** The lazily loaded parts inside, tried again when the reviewer asks (or when back online). */
+  parts: Array<{ retry(): void }>;
+  /** Nothing to show if it fails (an extra the reviewer did not ask for); tried again once online. */
+  quiet?: boolean;
+  children: ReactNode;
+}
+
+/**
+ * Around lazily loaded parts of the portal. If their code cannot be downloaded (offline, or a new
+ * deployment replaced the files), say so where they would be, with a way to try again, instead
+ * of crashing the page.
+ */
+export class LoadBoundary extends Component<LoadBoundaryProps, { failed: boolean }> {
+  override state = { failed: false };
+
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+
+  private readonly retry = () => {
+    for (const part of this.props.parts) part.retry();
+    this.setState({ failed: false });
+  };
+
+  override componentDidUpdate(_: LoadBoundaryProps, previous: { failed: boolean }) {
+    if (this.state.failed && !previous.failed)
+      window.addEventListener('online', this.retry, { once: true });
+  }
+
+  override componentWillUnmount() {
+    window.removeEventListener('online', this.retry);
+  }
+
+  override render() {
+    if (!this.state.failed) return <Suspense fallback={null}>{this.props.children}</Suspense>;
+    if (this.props.quiet) return null;
+    return (
+      <Alert
+        color="red"
+        variant="light"
+        role="alert"
+        title={`${this.props.what} could not be downloaded`}
+      >
+        <Text size="sm">
+          Check your connection and try again; it is also tried again when the connection comes
+          back. Answers you were typing are saved as drafts in this browser.
+        </Text>
+        <Group mt="sm">
+          <Button size="xs" color="red" onClick={this.retry}>
+            Try again
+          </Button>
+          <Button size="xs" variant="default" onClick={() => window.location.reload()}>
+            Reload the page
+          </Button>
+        </Group>
+      </Alert>
+    );
+  }
+}

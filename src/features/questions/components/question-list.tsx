@@ -1,0 +1,199 @@
+import {
+  createContext,
+  type Ref,
+  use,
+  useEffect,
+  useImperativeHandle,
+  useMemo,
+  useRef,
+} from 'react';
+import {
+  type CustomContainerComponentProps,
+  type CustomItemComponentProps,
+  WindowVirtualizer,
+  type WindowVirtualizerHandle,
+} from 'virtua';
+import type { Question } from '../api/schemas';
+import { QuestionRow } from './question-row';
+import classes from './questions-page.module.css';
+
+/** From this many rows on, only the rows on screen (and a few around them) are in the page. */
+export const VIRTUALIZE_FROM = 100;
+
+export interface QuestionListHandle {
+  /** Focuses the row's link, scrolling it into view first; false if the row is not in the list. */
+  focusRow(id: string): boolean;
+  /** The row focused, or about to be (scrolled to, not rendered yet): where j/k step from. */
+  cursor(): string | undefined;
+}
+
+export interface QuestionListProps {
+  questions: Question[];
+  newIds: ReadonlySet<string>;
+  draftIds: ReadonlySet<string>;
+  openId: string | undefined;
+  search: string;
+  ref?: Ref<QuestionListHandle>;
+}
+
+function rowLink(list: HTMLElement | null, id: string): HTMLElement | null {
+  return (
+    list?.querySelector<HTMLElement>(`[data-question-id="${CSS.escape(id)}"] [data-row-link]`) ??
+    null
+  );
+}
+
+function focusedRowId(): string | undefined {
+  return document.activeElement?.closest<HTMLElement>('[data-question-id]')?.dataset.questionId;
+}
+
+function focusLink(link: HTMLElement) {
+  link.focus({ preventScroll: true });
+  link.scrollIntoView({ block: 'nearest' });
+}
+
+/** Focuses the row's link if it is in the page and can take focus (a hidden one cannot). */
+function tryFocus(id: string): boolean {
+  const link = rowLink(document.body, id);
+  if (!link) return false;
+  focusLink(link);
+  return document.activeElement === link;
+}
+
+/** The inbox's rows. Long lists are virtualized; short ones are rendered whole (find-in-page works). */
+export function QuestionList(props: QuestionListProps) {
+  return props.questions.length >= VIRTUALIZE_FROM ? (
+    <VirtualList {...props} />
+  ) : (
+    <PlainList {...props} />
+  );
+}
+
+function PlainList({ questions, newIds, draftIds, openId, search, ref }: QuestionListProps) {
+  const listRef = useRef<HTMLUListElement>(null);
+  useImperativeHandle(
+    ref,
+    () => ({
+      focusRow(id) {
+        const link = rowLink(listRef.current, id);
+        if (link) focusLink(link);
+        return link !== null;
+      },
+      cursor: focusedRowId,
+    }),
+    [],
+  );
+  return (
+    <ul ref={listRef} className={`${classes.list} ${classes.plain}`} aria-label="Questions">
+      {questions.map((question) => (
+        <QuestionRow
+          key={question.id}
+          question={question}
+          isNew={newIds.has(question.id)}
+          hasDraft={draftIds.has(question.id)}
+          isOpen={question.id === openId}
+          search={search}
+        />
+      ))}
+    </ul>
+  );
+}
+
+const SetSizeContext = createContext(0);
+
+/** virtua's slot for each row: an `<li>` that tells screen readers where it is in the whole list. */
+function RowSlot({ style, index, children, ref }: CustomItemComponentProps) {
+  return (
+    <li
+      ref={ref}
+      style={style}
+      className={classes.slot}
+      aria-posinset={index + 1}
+      aria-setsize={use(SetSizeContext)}
+    >
+      {children}
+    </li>
+  );
+}
+
+/** The `<ul>` around virtualized rows (virtua positions rows inside it). */
+function VirtualContainer({ style, children, ref }: CustomContainerComponentProps) {
+  return (
+    <ul ref={ref} style={style} className={classes.list} aria-label="Questions">
+      {children}
+    </ul>
+  );
+}
+
+function VirtualList({ questions, newIds, draftIds, openId, search, ref }: QuestionListProps) {
+  const virtualizer = useRef<WindowVirtualizerHandle>(null);
+  const ids = useMemo(() => questions.map((q) => q.id), [questions]);
+
+  const pendingFocus = useRef<string | null>(null);
+  // A focused row scrolled far away leaves the page and focus falls back to the body; j/k then
+  // carry on from that row instead of starting over at the top.
+  const lastFocused = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    const remember = () => {
+      const id = focusedRowId();
+      if (id) lastFocused.current = id;
+    };
+    document.addEventListener('focusin', remember);
+    return () => document.removeEventListener('focusin', remember);
+  }, []);
+  useImperativeHandle(
+    ref,
+    () => ({
+      focusRow(id) {
+        const index = ids.indexOf(id);
+        if (index === -1) return false;
+        if (tryFocus(id)) {
+          pendingFocus.current = null;
+          return true;
+        }
+        // Not rendered yet (or rendered but still hidden until virtua has measured it): bring it
+        // in, then focus it as soon as it takes focus, within a second.
+        pendingFocus.current = id;
+        if (!rowLink(document.body, id))
+          virtualizer.current?.scrollToIndex(index, { align: 'center' });
+        let frames = 0;
+        const retry = () => {
+          if (pendingFocus.current !== id) return;
+          if (tryFocus(id) || ++frames >= 60) pendingFocus.current = null;
+          else requestAnimationFrame(retry);
+        };
+        requestAnimationFrame(retry);
+        return true;
+      },
+      cursor: () =>
+        pendingFocus.current ??
+        focusedRowId() ??
+        (document.activeElement === document.body ? lastFocused.current : undefined),
+    }),
+    [ids],
+  );
+
+  return (
+    <SetSizeContext value={questions.length}>
+      <WindowVirtualizer
+        ref={virtualizer}
+        data={questions}
+        as={VirtualContainer}
+        item={RowSlot}
+        bufferSize={400}
+      >
+        {(question) => (
+          <QuestionRow
+            key={question.id}
+            as="div"
+            question={question}
+            isNew={newIds.has(question.id)}
+            hasDraft={draftIds.has(question.id)}
+            isOpen={question.id === openId}
+            search={search}
+          />
+        )}
+      </WindowVirtualizer>
+    </SetSizeContext>
+  );
+}
