@@ -1,132 +1,377 @@
-// Benchmark of the inbox with 500 pending questions, in headless Chromium against `npm start`'s
-// server and mock. Prints medians; never run as a test (shared machines are noisy).
-//   npm run bench            (BENCH_RUNS=7 by default)
-import { spawn } from 'node:child_process';
+// Benchmark of the inbox with 500 pending questions, against a hand-written floor page, in
+// headless Chromium. Never run as a test: shared machines are noisy, so it reports medians and
+// ranges and judges them against bench/budgets.json.
+//
+//   npm run bench                                  7 runs and a 1-minute soak (about 5 minutes)
+//   npm run bench -- --runs 3 --soak-minutes 0     quicker, no soak
+//   npm run bench -- --strict                      exit 1 when a budget fails
+//
+// Builds the portal into dist/, serves it with the mock backend and bench/floor/ on one port,
+// and writes everything it measured to bench/results/latest.json. What each figure means and
+// how it is measured: bench/README.md.
+import { execFileSync } from 'node:child_process';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
+import { describeInitialAssets, initialAssetSizes } from '../bench/bundle-size.ts';
+import {
+  LAUNCH_ARGS,
+  measureRequests,
+  measureSoak,
+  type PageRun,
+  type RequestsResult,
+  runPage,
+  type Selectors,
+  type SoakResult,
+} from '../bench/measure.ts';
+import { budgetsTable, type Figure, figuresTable, judgeAll, stat } from '../bench/report.ts';
+import { PENDING_COUNT, seedBenchTenant } from '../bench/seed.ts';
+import { FLOOR_PATH, startBenchServer } from '../bench/server.ts';
 import { findChromium } from './find-chromium.ts';
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 7);
-const PORT = Number(process.env.BENCH_PORT ?? 5191);
-const ORIGIN = `http://localhost:${PORT}`;
-const COUNT = 500;
+// Everything the bench assumes about the portal's markup, in one place.
+const SELECTORS: Selectors = {
+  row: '[data-question-id]',
+  rowIdAttribute: 'data-question-id',
+  rowLink: '[data-question-id] a[data-row-link]',
+  dialog: '[role="dialog"]',
+  search: { role: 'searchbox', name: 'Search' },
+  // "service-" matches every seeded question, "service-7" about one in 37.
+  searchPrefix: 'service-',
+  searchKey: '7',
+};
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-}
+const TENANT = 'bench';
+const AGENT_ASKS_EVERY_MS = 3000;
 
-async function waitForServer(): Promise<void> {
-  for (let i = 0; i < 240; i++) {
-    try {
-      if ((await fetch(`${ORIGIN}/config.json`)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error('the server did not start');
-}
-
-async function control(tenant: string, path: string, body?: unknown) {
-  const response = await fetch(`${ORIGIN}/__mock/${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-mock-tenant': tenant },
-    body: JSON.stringify(body ?? {}),
-  });
-  if (!response.ok) throw new Error(`${path}: ${response.status}`);
-}
-
-async function seed(tenant: string) {
-  await control(tenant, 'reset', { seed: 'empty' });
-  for (let i = 0; i < COUNT; i++) {
-    await control(tenant, 'questions', {
-      question: `Benchmark question ${i}: should deployment ${i} of service-${i % 37} go to ${i % 2 ? 'staging' : 'production'}? ${'Context. '.repeat(i % 12)}`,
-      answer_format: i % 3 ? 'yes/no' : null,
-      tags: [`team-${i % 9}`, i % 4 ? 'infra' : 'billing'],
-      user_id: `user${i % 23}@example.com`,
-      expires_in_seconds: 120 + i * 97,
-    });
-  }
-}
-
-const server = spawn(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
-  env: { ...process.env, PORT: String(PORT), MOCK_SIMULATOR_SECONDS: '0', MOCK_LATENCY_MS: '0' },
-  stdio: 'ignore',
+const { values: args } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '7' },
+    'soak-minutes': { type: 'string', default: '1' },
+    'requests-seconds': { type: 'string', default: '30' },
+    'tick-seconds': { type: 'string', default: '5' },
+    port: { type: 'string', default: process.env.BENCH_PORT ?? '5195' },
+    strict: { type: 'boolean', default: false },
+    'skip-build': { type: 'boolean', default: false },
+    'trace-summary': { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
+  },
 });
 
-try {
-  await waitForServer();
-  const tenant = 'bench';
-  await seed(tenant);
-  const browser = await chromium.launch({
-    executablePath: findChromium() ?? undefined,
-    args: ['--disable-gpu', '--disable-quic', '--disable-background-networking'],
-  });
-  const firstRender: number[] = [];
-  const searchRender: number[] = [];
-  const idleCpu: number[] = [];
-  for (let run = 0; run < RUNS; run++) {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await context.addCookies([{ name: 'mock_tenant', value: tenant, url: ORIGIN }]);
-    const page = await context.newPage();
-    await page.goto(`${ORIGIN}/questions`);
-    // Navigation start to 500 rows in the DOM.
-    const rendered = await page.waitForFunction(
-      (count) =>
-        document.querySelectorAll('[data-question-id]').length === count && performance.now(),
-      COUNT,
-      { polling: 'raf', timeout: 60_000 },
-    );
-    firstRender.push((await rendered.jsonValue()) as number);
-
-    // A search that narrows 500 rows to a handful: keystroke to rows on screen (includes the 200 ms debounce).
-    const search = page.getByRole('searchbox', { name: 'Search' });
-    await search.click();
-    const start = await page.evaluate(() => performance.now());
-    await search.fill('service-7 ');
-    const narrowed = await page.waitForFunction(
-      () => {
-        const rows = document.querySelectorAll('[data-question-id]').length;
-        return rows > 0 && rows < 50 && performance.now();
-      },
-      undefined,
-      { polling: 'raf', timeout: 30_000 },
-    );
-    searchRender.push(((await narrowed.jsonValue()) as number) - start);
-    await search.fill('');
-    await page.waitForFunction(
-      (count) => document.querySelectorAll('[data-question-id]').length === count,
-      COUNT,
-    );
-
-    // Main-thread time per second while 500 countdowns tick, nothing else happening.
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Performance.enable');
-    const metric = async () =>
-      (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration')
-        ?.value ?? 0;
-    const before = await metric();
-    await page.waitForTimeout(5_000);
-    idleCpu.push(((await metric()) - before) / 5);
-    await context.close();
-  }
-  await browser.close();
-  const ms = (value: number) => `${value.toFixed(0)} ms`;
+if (args.help) {
   console.log(
-    `Questions Inbox benchmark: ${COUNT} pending questions, ${RUNS} runs, medians (min–max)`,
+    [
+      'npm run bench -- [options]',
+      '  --runs N              page loads per page, portal and floor interleaved (7)',
+      '  --soak-minutes M      heap soak with an agent asking every 3 s; 0 skips it (1)',
+      '  --requests-seconds S  visible and hidden windows for requests per minute (30)',
+      '  --tick-seconds S      trace window for the countdown tick (5)',
+      '  --port P              port of the bench server (5195, or BENCH_PORT)',
+      '  --strict              exit 1 when a budget fails',
+      '  --skip-build          measure the dist/ that is there',
+      '  --trace-summary       print the per-event accounting of the first tick traces',
+    ].join('\n'),
   );
-  console.log(
-    `  first render, navigation → ${COUNT} rows: ${ms(median(firstRender))} (${ms(Math.min(...firstRender))}–${ms(Math.max(...firstRender))})`,
-  );
-  console.log(
-    `  search narrowing ${COUNT} → few rows (incl. 200 ms debounce): ${ms(median(searchRender))} (${ms(Math.min(...searchRender))}–${ms(Math.max(...searchRender))})`,
-  );
-  console.log(
-    `  main-thread time per second while idle with ${COUNT} countdowns: ${ms(median(idleCpu) * 1000)} (${ms(Math.min(...idleCpu) * 1000)}–${ms(Math.max(...idleCpu) * 1000)})`,
-  );
-} finally {
-  server.kill();
+  process.exit(0);
 }
+
+const positive = (name: string, value: string | undefined, min = 1) => {
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed < min) {
+    console.error(`--${name} must be a number ≥ ${min}, not ${value}`);
+    process.exit(2);
+  }
+  return parsed;
+};
+const runs = Math.round(positive('runs', args.runs));
+const soakMinutes = positive('soak-minutes', args['soak-minutes'], 0);
+const requestsSeconds = positive('requests-seconds', args['requests-seconds'], 5);
+const tickSeconds = positive('tick-seconds', args['tick-seconds'], 2);
+const port = positive('port', args.port);
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const distDir = path.join(root, 'dist');
+const resultsDir = path.join(root, 'bench', 'results');
+const log = (line: string) => process.stderr.write(`${line}\n`);
+const ms = (value: number | null | undefined) =>
+  typeof value === 'number' ? `${value.toFixed(1)} ms` : '–';
+
+function git(...gitArgs: string[]): string | null {
+  try {
+    return execFileSync('git', gitArgs, { cwd: root, encoding: 'utf8' }).trim();
+  } catch {
+    return null;
+  }
+}
+
+async function pollIntervalOf(dir: string): Promise<number | null> {
+  try {
+    const config = JSON.parse(await readFile(path.join(dir, 'config.json'), 'utf8'));
+    return typeof config.pollIntervalMs === 'number' ? config.pollIntervalMs : 10_000;
+  } catch {
+    return null;
+  }
+}
+
+const started = Date.now();
+if (!args['skip-build']) {
+  log('Building the portal into dist/…');
+  const { build } = await import('vite');
+  await build({ root, logLevel: 'warn' });
+}
+const staticAssets = await initialAssetSizes(distDir);
+const pollIntervalMs = await pollIntervalOf(distDir);
+
+const server = await startBenchServer({ distDir, port });
+const { origin } = server;
+const browser = await chromium.launch({
+  executablePath: findChromium() ?? undefined,
+  args: LAUNCH_ARGS,
+});
+const chromiumVersion = browser.version();
+const portalRuns: PageRun[] = [];
+const floorRuns: PageRun[] = [];
+let requests: RequestsResult | null = null;
+let soak: SoakResult | null = null;
+const problems: string[] = [];
+
+try {
+  log(`Seeding tenant "${TENANT}" at ${origin}…`);
+  const pendingIds = await seedBenchTenant(origin, TENANT);
+
+  const common = {
+    browser,
+    origin,
+    tenant: TENANT,
+    selectors: SELECTORS,
+    tickWindowMs: tickSeconds * 1000,
+  };
+  for (let run = 1; run <= runs; run++) {
+    const portal = await runPage({
+      ...common,
+      url: `${origin}/questions`,
+      pollIntervalMs,
+      interactions: true,
+    });
+    portalRuns.push(portal);
+    const floor = await runPage({
+      ...common,
+      url: `${origin}${FLOOR_PATH}`,
+      pollIntervalMs: null,
+      interactions: false,
+    });
+    floorRuns.push(floor);
+    log(
+      `run ${run}/${runs}  portal: visible ${ms(portal.listVisible)}, tick ${ms(portal.tickTotal)}, search ${ms(portal.searchToPaint)}, drawer ${ms(portal.drawerOpen)}  floor: visible ${ms(floor.listVisible)}, tick ${ms(floor.tickTotal)}`,
+    );
+    for (const [page, result] of [
+      ['portal', portal],
+      ['floor', floor],
+    ] as const) {
+      for (const error of result.errors) problems.push(`run ${run}, ${page}: ${error}`);
+    }
+  }
+
+  log(
+    `Requests per minute (${requestsSeconds} s visible + ${requestsSeconds} s hidden)${soakMinutes > 0 ? ` and a ${soakMinutes}-minute soak, side by side` : ''}…`,
+  );
+  const [requestsOutcome, soakOutcome] = await Promise.allSettled([
+    measureRequests({
+      executablePath: findChromium(),
+      origin,
+      tenant: TENANT,
+      selectors: SELECTORS,
+      windowSeconds: requestsSeconds,
+    }),
+    soakMinutes > 0
+      ? measureSoak({
+          browser,
+          origin,
+          tenant: TENANT,
+          selectors: SELECTORS,
+          minutes: soakMinutes,
+          askEveryMs: AGENT_ASKS_EVERY_MS,
+          pendingIds,
+        })
+      : Promise.resolve(null),
+  ]);
+  if (requestsOutcome.status === 'fulfilled') requests = requestsOutcome.value;
+  else problems.push(`requests per minute: ${String(requestsOutcome.reason)}`);
+  if (soakOutcome.status === 'fulfilled') soak = soakOutcome.value;
+  else problems.push(`soak: ${String(soakOutcome.reason)}`);
+} finally {
+  await browser.close();
+  await server.close();
+}
+
+// ---- Figures, budgets, output. ----
+const pick = (list: PageRun[], key: keyof PageRun) =>
+  stat(list.map((run) => run[key] as number | null | undefined));
+const both = (id: string, label: string, unit: Figure['unit'], key: keyof PageRun): Figure => ({
+  id,
+  label,
+  unit,
+  portal: pick(portalRuns, key),
+  floor: pick(floorRuns, key),
+});
+const portalOnly = (id: string, label: string, unit: Figure['unit'], key: keyof PageRun) => ({
+  ...both(id, label, unit, key),
+  floor: null,
+});
+
+const unmarked = portalRuns.some((run) => run.marked === false);
+const figures: Figure[] = [
+  both('initialJs', 'initial JS, gzipped', 'bytes', 'initialJs'),
+  both('initialCss', 'initial CSS, gzipped', 'bytes', 'initialCss'),
+  {
+    ...both('listVisible', 'list visible after navigation', 'ms', 'listVisible'),
+    ...(unmarked
+      ? { note: `the portal set no ${'qi:list-rendered'} mark: first painted rows used instead` }
+      : {}),
+  },
+  both('blockingTime', 'blocking time during load', 'ms', 'blockingTime'),
+  both('heapAfterLoad', 'JS heap after load', 'bytes', 'heapAfterLoad'),
+  {
+    ...both('renderScript', `${PENDING_COUNT}-row render, script`, 'ms', 'renderScript'),
+    ...(portalRuns.every((run) => run.renderScript === null)
+      ? { note: 'the portal set no qi:list-data / qi:list-rendered marks' }
+      : {}),
+  },
+  portalOnly('searchToPaint', 'keystroke to filtered list painted', 'ms', 'searchToPaint'),
+  both('tickScript', 'countdown tick, script', 'ms', 'tickScript'),
+  both('tickLayoutPaint', 'countdown tick, layout + paint', 'ms', 'tickLayoutPaint'),
+  both('tickTotal', 'countdown tick, script + layout + paint', 'ms', 'tickTotal'),
+  portalOnly('drawerOpen', 'click to drawer painted', 'ms', 'drawerOpen'),
+  {
+    id: 'requestsVisible',
+    label: 'requests to /api/ while visible and idle',
+    unit: 'requests/min',
+    portal: stat([requests?.visiblePerMinute]),
+    floor: null,
+  },
+  {
+    id: 'requestsHidden',
+    label: 'requests to /api/ while hidden',
+    unit: 'requests/min',
+    portal: stat([requests?.hiddenPerMinute]),
+    floor: null,
+    ...(requests && requests.hiddenPerMinute === null ? { note: 'no mechanism hid the page' } : {}),
+  },
+  {
+    id: 'soakHeapGrowth',
+    label: `heap growth over the soak${soak ? ` (${soak.minutes} min)` : ''}`,
+    unit: '%',
+    portal: stat([soak?.growthPercent]),
+    floor: null,
+    ...(soakMinutes === 0 ? { note: 'skipped (--soak-minutes 0)' } : {}),
+  },
+];
+const verdicts = judgeAll(figures);
+const failed = verdicts.filter((verdict) => verdict.status === 'FAIL');
+
+const out: string[] = [];
+out.push(
+  `Questions Inbox benchmark: ${PENDING_COUNT} pending questions, ${runs} runs per page (portal and floor interleaved), medians (min–max)`,
+  `Chromium ${chromiumVersion} headless, ${os.cpus().length} CPUs, Node ${process.version}, commit ${git('rev-parse', '--short', 'HEAD') ?? '?'}${git('status', '--porcelain') ? ' + local changes' : ''}`,
+  '',
+  figuresTable(figures),
+  '',
+);
+for (const figure of figures.filter((entry) => entry.note)) {
+  out.push(`  ${figure.label}: ${figure.note}`);
+}
+if (requests) {
+  out.push(`  hidden tab: ${requests.mechanism}`);
+  for (const line of requests.evidence) out.push(`    ${line}`);
+}
+if (soak) {
+  out.push(
+    `  soak: heap ${(soak.heapStart / 1024 / 1024).toFixed(2)} MB → ${(soak.heapEnd / 1024 / 1024).toFixed(2)} MB; the agent asked ${soak.asked} questions and another reviewer answered ${soak.resolved}`,
+  );
+}
+out.push(
+  `  countdown tick: main-thread self time in a ${tickSeconds} s trace with no request in it, divided by its seconds (one tick each)`,
+  '',
+  'Static initial download of dist/index.html (bench/bundle-size.ts):',
+  describeInitialAssets(staticAssets),
+  '',
+  budgetsTable(verdicts),
+);
+for (const verdict of verdicts.filter((entry) => entry.note)) {
+  out.push(`  ${verdict.label}: ${verdict.note}`);
+}
+out.push(
+  '',
+  failed.length === 0
+    ? 'All budgets pass.'
+    : `${failed.length} of ${verdicts.length} budgets fail${args.strict ? ' (--strict: exit 1)' : ' (exit 0; --strict makes this exit 1)'}.`,
+);
+if (problems.length > 0) {
+  out.push('', 'Problems during the run:', ...problems.map((problem) => `  ${problem}`));
+}
+
+const firstTrace = (list: PageRun[]) => list.find((run) => run.tick)?.tick ?? null;
+if (args['trace-summary']) {
+  for (const [name, tick] of [
+    ['portal', firstTrace(portalRuns)],
+    ['floor', firstTrace(floorRuns)],
+  ] as const) {
+    if (tick) out.push('', `First ${name} tick trace, main thread of its renderer:`, tick.summary);
+  }
+}
+console.log(out.join('\n'));
+
+await mkdir(resultsDir, { recursive: true });
+for (const [name, tick] of [
+  ['portal', firstTrace(portalRuns)],
+  ['floor', firstTrace(floorRuns)],
+] as const) {
+  if (tick) {
+    await writeFile(
+      path.join(resultsDir, `tick-trace-${name}.json`),
+      JSON.stringify({ traceEvents: tick.events }),
+    );
+  }
+}
+const withoutEvents = (list: PageRun[]) =>
+  list.map((run) => ({
+    ...run,
+    tick: run.tick ? { ...run.tick, events: undefined, summary: undefined } : null,
+  }));
+await writeFile(
+  path.join(resultsDir, 'latest.json'),
+  `${JSON.stringify(
+    {
+      generatedAt: new Date().toISOString(),
+      durationSeconds: Math.round((Date.now() - started) / 1000),
+      options: { runs, soakMinutes, requestsSeconds, tickSeconds, strict: args.strict },
+      environment: {
+        chromium: chromiumVersion,
+        cpus: os.cpus().length,
+        node: process.version,
+        commit: git('rev-parse', 'HEAD'),
+        localChanges: !!git('status', '--porcelain'),
+      },
+      figures,
+      budgets: verdicts,
+      hiddenTab: requests,
+      soak,
+      staticInitialAssets: staticAssets,
+      traceSummaries: {
+        portal: firstTrace(portalRuns)?.summary ?? null,
+        floor: firstTrace(floorRuns)?.summary ?? null,
+      },
+      runs: { portal: withoutEvents(portalRuns), floor: withoutEvents(floorRuns) },
+      problems,
+    },
+    null,
+    2,
+  )}\n`,
+);
+log(
+  `Wrote bench/results/latest.json and the first tick traces (bench/results/tick-trace-*.json, open in DevTools) in ${Math.round((Date.now() - started) / 1000)} s.`,
+);
+process.exitCode = args.strict && failed.length > 0 ? 1 : 0;

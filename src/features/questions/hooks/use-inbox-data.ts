@@ -47,8 +47,19 @@ export function useInboxData(status: StatusFilter) {
   const polling = { refetchInterval: pollIntervalMs, enabled: session === 'active' };
 
   const view = useQuery({ ...queries.list(status), ...polling });
-  const pending = useQuery({ ...queries.list('pending'), ...polling });
-  const all = useQuery({ ...queries.list('all'), ...polling });
+  // The view comes first: the other lists (tab title, counts, pickers) wait until it has answered,
+  // so the rows on screen never queue behind a list of up to 500 that only feeds a count.
+  const viewAnswered = view.data !== undefined || view.isError;
+  const pending = useQuery({
+    ...queries.list('pending'),
+    ...polling,
+    enabled: polling.enabled && (status === 'pending' || viewAnswered),
+  });
+  const all = useQuery({
+    ...queries.list('all'),
+    ...polling,
+    enabled: polling.enabled && (status === 'all' || viewAnswered),
+  });
 
   const counts = useMemo(() => {
     const lists: Partial<Record<StatusFilter, QuestionList>> = {};
