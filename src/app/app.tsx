@@ -55,8 +55,16 @@ export function AppProviders({ config, services, shell, clock, env, children }: 
   );
 }
 
-export function App({ config, baseUrl }: { config: RuntimeConfig; baseUrl: URL }) {
-  const [services] = useState(() => createServices(config, baseUrl));
+export function App({
+  config,
+  baseUrl,
+  services: given,
+}: {
+  config: RuntimeConfig;
+  baseUrl: URL;
+  services?: Services;
+}) {
+  const [services] = useState(() => given ?? createServices(config, baseUrl));
   const [clock] = useState(() => createIntervalClock());
   const [shell] = useState(() => ({
     embed: resolveEmbed(config.embed, window.location.search),

@@ -3,17 +3,36 @@ import './zod-setup';
 import './mantine-styles';
 import '@/styles/theme.generated.css';
 import '@/styles/app.css';
+import { startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { loadRuntimeConfig } from '@/config/runtime-config';
+import { createQuestionQueries } from '@/features/questions/api/queries';
+import { parseFilters } from '@/features/questions/utils/filters';
 import { App } from './app';
+import { configFetch } from './prefetch';
+import { createServices } from './services';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 const root = createRoot(container);
 
-void loadRuntimeConfig().then(async (result) => {
+void loadRuntimeConfig(new URL(document.baseURI), configFetch).then(async (result) => {
   if (result.ok) {
-    root.render(<App config={result.config} baseUrl={result.baseUrl} />);
+    const services = createServices(result.config, result.baseUrl);
+    // The first list is asked for (or taken over from prefetch.js) and parsed now, while React
+    // renders the page, so the page's first render can already show its rows.
+    const path = window.location.pathname.slice(result.baseUrl.pathname.length);
+    const signedIn = result.config.auth.mode !== 'token' || services.tokens.get() !== null;
+    if (signedIn && /^questions(\/|$)/.test(path)) {
+      const { status } = parseFilters(new URLSearchParams(window.location.search));
+      void services.queryClient.prefetchQuery(
+        createQuestionQueries(services.source, services.queryClient).list(status),
+      );
+    }
+    // A transition: React renders the first screen in short slices instead of one long task.
+    startTransition(() =>
+      root.render(<App config={result.config} baseUrl={result.baseUrl} services={services} />),
+    );
     return;
   }
   // Only a broken deployment needs this page: it is not part of the portal's initial download.

@@ -6,6 +6,7 @@ import type { QuestionSource } from '@/features/questions/api/source';
 import { createApiClient } from '@/lib/api-client';
 import { createQueryClient } from '@/lib/query-client';
 import { createSessionStore, type SessionStore } from '@/lib/session-store';
+import { withPrefetchedList } from './prefetch';
 
 export interface Services {
   session: SessionStore;
@@ -35,7 +36,7 @@ export function createServices(
         ? { ...config.headers, Authorization: `Bearer ${token}` }
         : { ...config.headers };
     },
-    fetchImpl: options.fetchImpl,
+    fetchImpl: options.fetchImpl ?? withPrefetchedList((input, init) => fetch(input, init)),
   });
   return {
     session,

@@ -181,6 +181,8 @@ function VirtualList({ questions, newIds, draftIds, openId, search, ref }: Quest
         as={VirtualContainer}
         item={RowSlot}
         bufferSize={400}
+        // About a row's height: the first render already fits the screen, no second pass.
+        itemSize={100}
       >
         {(question) => (
           <QuestionRow

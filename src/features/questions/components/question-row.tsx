@@ -1,4 +1,4 @@
-import { Badge, Text } from '@mantine/core';
+import { Text } from '@mantine/core';
 import { IconPencil } from '@tabler/icons-react';
 import { memo, useId } from 'react';
 import { Link } from 'react-router';
@@ -8,6 +8,7 @@ import { useOverdue } from '../hooks/use-overdue';
 import { questionPath } from '../utils/paths';
 import { isAskHuman, isNotApplicable, resultSummary } from '../utils/status';
 import { truncateText } from '../utils/text';
+import badge from './badge.module.css';
 import { Countdown } from './countdown';
 import classes from './question-row.module.css';
 import { StatusBadge } from './status-badge';
@@ -45,46 +46,22 @@ export const QuestionRow = memo(function QuestionRow({
     >
       <div className={classes.top} id={`${domId}-top`}>
         <StatusBadge question={question} />
-        {isNew && (
-          <Badge size="sm" variant="filled" color="indigo" radius="sm">
-            New
-          </Badge>
-        )}
+        {isNew && <span className={`${badge.badge} ${badge.filled} ${badge.upper}`}>New</span>}
         {hasDraft && (
-          <Badge
-            size="sm"
-            variant="outline"
-            color="gray"
-            radius="sm"
-            leftSection={<IconPencil size={12} aria-hidden />}
-          >
+          <span className={`${badge.badge} ${badge.outline} ${badge.upper}`}>
+            <IconPencil size={12} aria-hidden />
             Draft
-          </Badge>
+          </span>
         )}
         {!isAskHuman(question) && (
-          <Badge
-            size="sm"
-            variant="default"
-            radius="sm"
-            ff="monospace"
-            tt="none"
-            className={classes.tag}
-          >
+          <span className={`${badge.badge} ${badge.mono}`}>
             {truncateText(question.toolName, 60)}
-          </Badge>
+          </span>
         )}
         {question.tags.map((tag) => (
-          <Badge
-            key={tag}
-            size="sm"
-            variant="light"
-            color="gray"
-            radius="sm"
-            tt="none"
-            className={classes.tag}
-          >
+          <span key={tag} className={`${badge.badge} ${badge.light}`} data-color="gray">
             {truncateText(tag, 60)}
-          </Badge>
+          </span>
         ))}
       </div>
       <Link

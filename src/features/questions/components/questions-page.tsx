@@ -39,7 +39,9 @@ function PendingTitle({ pending }: { pending: Question[] | undefined }) {
 export function QuestionsPage() {
   const { filters, setFilters, search } = useInboxFilters();
   const searchText = useSearchText(filters.q, setFilters);
-  const { view, pending, all, counts } = useInboxData(filters.status);
+  // Set once the first rows are committed; the secondary lists wait for it.
+  const [viewShown, setViewShown] = useState(false);
+  const { view, pending, all, counts } = useInboxData(filters.status, viewShown);
   const { id: openId } = useParams();
   const navigate = useNavigate();
   const location = useLocation();
@@ -52,6 +54,8 @@ export function QuestionsPage() {
   if (openId !== undefined && !drawerUsed) setDrawerUsed(true);
   const [helpUsed, setHelpUsed] = useState(false);
   if (helpOpen && !helpUsed) setHelpUsed(true);
+  // Polls that change nothing keep the same data (structural sharing): they render nothing.
+  const listData = view.data;
   const listRef = useRef<QuestionListHandle>(null);
   const focusRow = (id: string | undefined) => !!id && !!listRef.current?.focusRow(id);
 
@@ -61,12 +65,14 @@ export function QuestionsPage() {
     [filters, searchText.query],
   );
   const visible = useMemo(
-    () => (view.data ? applyFilters(view.data.questions, liveFilters) : []),
-    [view.data, liveFilters],
+    () => (listData ? applyFilters(listData.questions, liveFilters) : []),
+    [listData, liveFilters],
   );
-  const listShown = view.data !== undefined;
+  const listShown = listData !== undefined;
   useLayoutEffect(() => {
-    if (listShown) markOnce('qi:list-rendered');
+    if (!listShown) return;
+    markOnce('qi:list-rendered');
+    setViewShown(true);
   }, [listShown]);
   useEffect(() => {
     if (listShown) return whenIdle(() => void QuestionDrawer.load().catch(() => {}));
@@ -168,10 +174,10 @@ export function QuestionsPage() {
   // A signed-out session is explained by its own alert; this one is for everything else.
   const refreshFailed = view.isError && !!view.data && !isSignedOut(view.error);
   const body = (() => {
-    if (view.data) {
-      if (view.data.questions.length === 0 && view.data.unreadable.length === 0)
+    if (listData) {
+      if (listData.questions.length === 0 && listData.unreadable.length === 0)
         return <ListEmpty status={filters.status} />;
-      if (visible.length === 0 && view.data.unreadable.length === 0) {
+      if (visible.length === 0 && listData.unreadable.length === 0) {
         return hasNarrowingFilters(liveFilters) ? (
           <ListFilteredOut onClear={clearFilters} />
         ) : (
@@ -180,7 +186,7 @@ export function QuestionsPage() {
       }
       return (
         <>
-          <UnreadableRecords records={view.data.unreadable} />
+          <UnreadableRecords records={listData.unreadable} />
           {visible.length === 0 ? (
             <ListFilteredOut onClear={clearFilters} />
           ) : (
@@ -193,7 +199,7 @@ export function QuestionsPage() {
               search={search}
             />
           )}
-          {view.data.truncated && (
+          {listData.truncated && (
             <Text size="sm" c="dimmed" p="md" ta="center" data-testid="list-truncated">
               The API returns at most {LIST_LIMIT} questions, newest first: older ones are not shown
               here. Choose a status to see more of that kind.

@@ -1,27 +1,18 @@
-import { Badge } from '@mantine/core';
 import type { Question } from '../api/schemas';
 import { useOverdue } from '../hooks/use-overdue';
 import { statusColors, statusLabels } from '../utils/status';
+import classes from './badge.module.css';
 
 /** Colour plus the status word; a pending question past its expiry reads "Expired" at once. */
-export function StatusBadge({
-  question,
-  size = 'sm',
-}: {
-  question: Question;
-  size?: 'sm' | 'md' | 'lg';
-}) {
+export function StatusBadge({ question, size = 'sm' }: { question: Question; size?: 'sm' | 'lg' }) {
   const overdue = useOverdue(question);
   const status = overdue ? 'expired' : question.status;
   return (
-    <Badge
-      color={statusColors[status]}
-      variant="light"
-      size={size}
-      radius="sm"
-      className="status-badge"
+    <span
+      className={`status-badge ${classes.badge} ${classes.light} ${classes.upper} ${size === 'lg' ? classes.lg : ''}`}
+      data-color={statusColors[status]}
     >
       {statusLabels[status]}
-    </Badge>
+    </span>
   );
 }

@@ -39,7 +39,7 @@ function countsFrom(
  * The lists behind the inbox: the current view, the pending list (tab title, new arrivals) and
  * the unfiltered list (counts). The same key is one query, so a view of "pending" costs nothing extra.
  */
-export function useInboxData(status: StatusFilter) {
+export function useInboxData(status: StatusFilter, viewShown: boolean) {
   const queries = useQuestionQueries();
   const { pollIntervalMs } = useRuntimeConfig();
   const { state: session } = useSession();
@@ -47,9 +47,9 @@ export function useInboxData(status: StatusFilter) {
   const polling = { refetchInterval: pollIntervalMs, enabled: session === 'active' };
 
   const view = useQuery({ ...queries.list(status), ...polling });
-  // The view comes first: the other lists (tab title, counts, pickers) wait until it has answered,
-  // so the rows on screen never queue behind a list of up to 500 that only feeds a count.
-  const viewAnswered = view.data !== undefined || view.isError;
+  // The view comes first: the other lists (tab title, counts, pickers) wait until its rows are on
+  // screen (or it failed), so they never compete with it for the network or the main thread.
+  const viewAnswered = viewShown || view.isError;
   const pending = useQuery({
     ...queries.list('pending'),
     ...polling,

@@ -1,0 +1,70 @@
+/**
+ * Takes over the requests public/prefetch.js started before the app's code arrived: config.json,
+ * and the first list when it is exactly the request the app is about to make. Anything that does
+ * not match is asked for again, as if there had been no prefetch.
+ */
+interface PrefetchedList {
+  url: string;
+  headers: Record<string, string>;
+  response: Promise<Response>;
+}
+
+interface Prefetch {
+  config?: Promise<Response>;
+  list?: Promise<PrefetchedList | null>;
+}
+
+declare global {
+  interface Window {
+    __questionsInboxPrefetch?: Prefetch;
+  }
+}
+
+function prefetch(): Prefetch | undefined {
+  return typeof window === 'undefined' ? undefined : window.__questionsInboxPrefetch;
+}
+
+/** A fetch for loadRuntimeConfig: the prefetched config.json the first time, else a real fetch. */
+export const configFetch: typeof fetch = (input, init) => {
+  const started = prefetch();
+  const config = started?.config;
+  if (!config) return fetch(input, init);
+  started.config = undefined;
+  return config;
+};
+
+function sameHeaders(a: Record<string, string>, b: HeadersInit | undefined): boolean {
+  if (!b || b instanceof Headers || Array.isArray(b)) return false;
+  const keysA = Object.keys(a);
+  return keysA.length === Object.keys(b).length && keysA.every((key) => a[key] === b[key]);
+}
+
+/** The response, or the signal's reason once it aborts (timeouts and cancelled queries still work). */
+function abortable(response: Promise<Response>, signal: AbortSignal | null | undefined) {
+  if (!signal) return response;
+  return new Promise<Response>((resolve, reject) => {
+    if (signal.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+    response.then(resolve, reject);
+  });
+}
+
+/** Wraps the API client's fetch: the first GET of the prefetched list URL gets the prefetched answer. */
+export function withPrefetchedList(fetchImpl: typeof fetch): typeof fetch {
+  return async (input, init) => {
+    const started = prefetch();
+    const pending = started?.list;
+    if (pending && (init?.method ?? 'GET') === 'GET') {
+      const list = await pending;
+      if (!list) started.list = undefined;
+      else if (list.url === String(input) && sameHeaders(list.headers, init?.headers)) {
+        started.list = undefined;
+        return abortable(list.response, init?.signal);
+      }
+    }
+    return fetchImpl(input, init);
+  };
+}
