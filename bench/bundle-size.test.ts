@@ -1,0 +1,55 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'vite';
+import { describe, expect, it } from 'vitest';
+import {
+  budgetMax,
+  describeInitialAssets,
+  type InitialAssets,
+  initialAssetSizes,
+  staticImports,
+} from './bundle-size';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+describe('staticImports', () => {
+  it('finds static imports and re-exports, not dynamic imports', () => {
+    const code =
+      'import{a as b}from"./react-1.js";import"./side.js";export{c}from\'./c.js\';' +
+      'const d=()=>import("./lazy.js");import * as e from "./ns.js";x.import("./no.js")';
+    expect(staticImports(code)).toEqual(['./react-1.js', './side.js', './c.js', './ns.js']);
+  });
+});
+
+describe('initial download of the built portal', () => {
+  it('fits the JS and CSS budgets of bench/budgets.json', { timeout: 180_000 }, async () => {
+    const outDir = await mkdtemp(path.join(os.tmpdir(), 'qi-bundle-size-'));
+    // Vitest sets NODE_ENV=test, which would make Vite bundle React's development build.
+    const nodeEnv = process.env.NODE_ENV;
+    process.env.NODE_ENV = 'production';
+    let assets: InitialAssets;
+    try {
+      await build({
+        root,
+        configFile: path.join(root, 'vite.config.ts'),
+        logLevel: 'warn',
+        build: { outDir, emptyOutDir: true },
+      });
+      assets = await initialAssetSizes(outDir);
+    } finally {
+      process.env.NODE_ENV = nodeEnv;
+      await rm(outDir, { recursive: true, force: true });
+    }
+    const report = describeInitialAssets(assets);
+    console.log(report);
+    expect(assets.js.length, 'the entry module was not found in index.html').toBeGreaterThan(0);
+    expect(assets.jsGzip, `initial JS over budget\n${report}`).toBeLessThanOrEqual(
+      budgetMax('initialJs'),
+    );
+    expect(assets.cssGzip, `initial CSS over budget\n${report}`).toBeLessThanOrEqual(
+      budgetMax('initialCss'),
+    );
+  });
+});
