@@ -7,7 +7,7 @@ import { type RuntimeConfig, RuntimeConfigContext } from '@/config/runtime-confi
 import { type Shell, ShellContext } from '@/config/shell-context';
 import { QuestionSourceContext } from '@/features/questions/api/source';
 import { type Clock, ClockContext, createIntervalClock } from '@/lib/clock';
-import { whenIdle } from '@/lib/idle';
+import { whenIdleAfterFirstScreen } from '@/lib/idle';
 import { SessionContext } from '@/lib/session-store';
 import { AppMantineProvider } from './mantine-provider';
 import { AppRoutes } from './router';
@@ -27,7 +27,7 @@ const NotificationsHost = lazyPart(() => import('./notifications-host').then((m)
 /** Mounts the toasts once the page is idle; a toast shown before that waits in the store. */
 function DeferredNotifications() {
   const [wanted, setWanted] = useState(false);
-  useEffect(() => whenIdle(() => setWanted(true)), []);
+  useEffect(() => whenIdleAfterFirstScreen(() => setWanted(true)), []);
   return wanted ? (
     <LoadBoundary what="Notifications" parts={[NotificationsHost]} quiet>
       <NotificationsHost />

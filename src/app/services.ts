@@ -27,7 +27,7 @@ export function createServices(
   options: { fetchImpl?: typeof fetch; retries?: boolean; tokens?: TokenStore } = {},
 ): Services {
   const session = createSessionStore();
-  const tokens = options.tokens ?? createTokenStore();
+  const tokens = options.tokens ?? createTokenStore(config.auth.mode === 'token');
   const client = createApiClient({
     baseUrl: apiRootUrl(config, baseUrl),
     headers: () => {

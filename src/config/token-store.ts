@@ -21,8 +21,9 @@ function readSession(): string | null {
   }
 }
 
-export function createTokenStore(): TokenStore {
-  let token = readSession();
+/** `useStorage: false` (proxy mode) never touches sessionStorage, which is slow to open. */
+export function createTokenStore(useStorage = true): TokenStore {
+  let token = useStorage ? readSession() : null;
   const listeners = new Set<() => void>();
   const notify = () => {
     for (const listener of listeners) listener();

@@ -1,3 +1,33 @@
+let firstScreenShown = false;
+const afterFirstScreen = new Set<() => void>();
+
+/** The page's main content (the list) is on screen: what waited for it may load now. */
+export function markFirstScreenShown(): void {
+  if (firstScreenShown) return;
+  firstScreenShown = true;
+  for (const task of afterFirstScreen) task();
+  afterFirstScreen.clear();
+}
+
+/**
+ * Runs `task` when the browser is idle after the first screen is shown (or after `fallbackMs`,
+ * for pages with no list), so extras never compete with the list for the network or the CPU.
+ */
+export function whenIdleAfterFirstScreen(task: () => void, fallbackMs = 5000): () => void {
+  let cancelIdle: (() => void) | null = null;
+  const start = () => {
+    if (cancelIdle === null) cancelIdle = whenIdle(task);
+  };
+  const fallback = setTimeout(start, fallbackMs);
+  if (firstScreenShown) start();
+  else afterFirstScreen.add(start);
+  return () => {
+    clearTimeout(fallback);
+    afterFirstScreen.delete(start);
+    cancelIdle?.();
+  };
+}
+
 /** Runs `task` when the browser is idle (at the latest after 2 s); returns a cancel function. */
 export function whenIdle(task: () => void): () => void {
   if (typeof requestIdleCallback === 'function') {

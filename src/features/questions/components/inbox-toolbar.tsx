@@ -1,24 +1,11 @@
-import { CloseButton, Kbd, NativeSelect, SegmentedControl, TextInput } from '@mantine/core';
+import { CloseButton, Kbd, NativeSelect, TextInput } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
-import type { Ref } from 'react';
+import { memo, type Ref } from 'react';
 import type { StatusCounts } from '../hooks/use-inbox-data';
-import {
-  type InboxFilters,
-  MAX_QUERY_LENGTH,
-  type SortOrder,
-  type StatusFilter,
-  statusFilters,
-} from '../utils/filters';
-import { statusLabels } from '../utils/status';
+import { type InboxFilters, MAX_QUERY_LENGTH, type SortOrder } from '../utils/filters';
 import classes from './inbox-toolbar.module.css';
 import { RefreshIndicator, type RefreshIndicatorProps } from './refresh-indicator';
-
-const filterLabels: Record<StatusFilter, string> = { ...statusLabels, all: 'All' };
-
-function countLabel(count: StatusCounts[StatusFilter]): string {
-  if (!count) return '';
-  return ` ${count.count}${count.atLeast ? '+' : ''}`;
-}
+import { StatusFilter } from './status-filter';
 
 export interface InboxToolbarProps {
   filters: InboxFilters;
@@ -32,7 +19,8 @@ export interface InboxToolbarProps {
   refresh: RefreshIndicatorProps;
 }
 
-export function InboxToolbar({
+/** Memoized: the page re-renders when its rows change, the toolbar only when its own data does. */
+export const InboxToolbar = memo(function InboxToolbar({
   filters,
   setFilters,
   counts,
@@ -54,14 +42,10 @@ export function InboxToolbar({
     <div className={classes.toolbar}>
       <div className={classes.statusRow}>
         <div className={classes.statusScroller}>
-          <SegmentedControl
-            aria-label="Status"
+          <StatusFilter
             value={filters.status}
-            onChange={(value) => setFilters({ status: value as StatusFilter })}
-            data={statusFilters.map((status) => ({
-              value: status,
-              label: `${filterLabels[status]}${countLabel(counts[status])}`,
-            }))}
+            counts={counts}
+            onChange={(status) => setFilters({ status })}
           />
         </div>
         <RefreshIndicator {...refresh} />
@@ -118,4 +102,4 @@ export function InboxToolbar({
       </div>
     </div>
   );
-}
+});

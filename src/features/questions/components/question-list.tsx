@@ -19,6 +19,7 @@ import classes from './questions-page.module.css';
 
 /** From this many rows on, only the rows on screen (and a few around them) are in the page. */
 export const VIRTUALIZE_FROM = 100;
+const FIRST_RENDER_ROWS = 12;
 
 export interface QuestionListHandle {
   /** Focuses the row's link, scrolling it into view first; false if the row is not in the list. */
@@ -181,8 +182,10 @@ function VirtualList({ questions, newIds, draftIds, openId, search, ref }: Quest
         as={VirtualContainer}
         item={RowSlot}
         bufferSize={400}
-        // About a row's height: the first render already fits the screen, no second pass.
+        // About a row's height, and a screenful of rows in the very first render: virtua cannot
+        // measure the window before it is mounted, and would otherwise render the rows twice.
         itemSize={100}
+        ssrCount={FIRST_RENDER_ROWS}
       >
         {(question) => (
           <QuestionRow

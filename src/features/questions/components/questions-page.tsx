@@ -1,13 +1,21 @@
 import { Alert, Button, Group, Paper, Text, Title } from '@mantine/core';
 import { useDocumentTitle, useHotkeys } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import {
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { LoadBoundary, lazyPart } from '@/components/load-boundary';
 import { isSignedOut } from '@/lib/api-client';
 import { useNow } from '@/lib/clock';
 import { describeError } from '@/lib/describe-error';
-import { whenIdle } from '@/lib/idle';
+import { markFirstScreenShown, whenIdle } from '@/lib/idle';
 import { markOnce } from '@/lib/perf-marks';
 import { LIST_LIMIT, questionKeys } from '../api/queries';
 import type { Question } from '../api/schemas';
@@ -72,6 +80,10 @@ export function QuestionsPage() {
   useLayoutEffect(() => {
     if (!listShown) return;
     markOnce('qi:list-rendered');
+  }, [listShown]);
+  useEffect(() => {
+    if (!listShown) return;
+    markFirstScreenShown();
     setViewShown(true);
   }, [listShown]);
   useEffect(() => {
@@ -168,11 +180,31 @@ export function QuestionsPage() {
 
   const queryClient = useQueryClient();
   // Every list on screen and the open question, not just the view.
-  const refreshAll = () =>
-    void queryClient.refetchQueries({ queryKey: questionKeys.all, type: 'active' });
+  const refreshAll = useCallback(
+    () => void queryClient.refetchQueries({ queryKey: questionKeys.all, type: 'active' }),
+    [queryClient],
+  );
 
   // A signed-out session is explained by its own alert; this one is for everything else.
   const refreshFailed = view.isError && !!view.data && !isSignedOut(view.error);
+  // Counts, pickers and "updated" follow the rows in a deferred render: when a list arrives, its
+  // rows paint first and the toolbar a moment later, in short slices.
+  const toolbarData = useDeferredValue(
+    useMemo(
+      () => ({
+        counts,
+        tags,
+        users,
+        refresh: {
+          updatedAt: view.dataUpdatedAt,
+          fetching: view.isFetching,
+          failed: refreshFailed,
+          onRefresh: refreshAll,
+        },
+      }),
+      [counts, tags, users, view.dataUpdatedAt, view.isFetching, refreshFailed, refreshAll],
+    ),
+  );
   const body = (() => {
     if (listData) {
       if (listData.questions.length === 0 && listData.unreadable.length === 0)
@@ -228,17 +260,9 @@ export function QuestionsPage() {
       <InboxToolbar
         filters={filters}
         setFilters={setFilters}
-        counts={counts}
-        tags={tags}
-        users={users}
         searchRef={searchRef}
         searchText={searchText}
-        refresh={{
-          updatedAt: view.dataUpdatedAt,
-          fetching: view.isFetching,
-          failed: refreshFailed,
-          onRefresh: refreshAll,
-        }}
+        {...toolbarData}
       />
       {refreshFailed && (
         <Alert color="orange" variant="light" role="status" title="Showing the last loaded list">

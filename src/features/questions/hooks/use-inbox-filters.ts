@@ -1,5 +1,5 @@
 import { useDebouncedCallback } from '@mantine/hooks';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import {
   defaultSort,
@@ -63,20 +63,28 @@ export function useSearchText(
     setFilters({ q }, { replace: true });
   };
   const sendLater = useDebouncedCallback(send, 200);
-  return {
-    text,
-    /** The query the list is filtered on now. */
-    query: normalizeQuery(text),
-    change(value: string) {
-      setText(value);
-      sendLater(value);
-    },
-    clear() {
-      sendLater.cancel();
-      setText('');
-      send('');
-    },
-  };
+  // Stable functions reading the latest closures, so the box's object only changes with its text.
+  const latest = useRef({ send, sendLater });
+  latest.current = { send, sendLater };
+  const change = useCallback((value: string) => {
+    setText(value);
+    latest.current.sendLater(value);
+  }, []);
+  const clear = useCallback(() => {
+    latest.current.sendLater.cancel();
+    setText('');
+    latest.current.send('');
+  }, []);
+  return useMemo(
+    () => ({
+      text,
+      /** The query the list is filtered on now. */
+      query: normalizeQuery(text),
+      change,
+      clear,
+    }),
+    [text, change, clear],
+  );
 }
 
 function normalizeQuery(value: string): string {
