@@ -2,6 +2,7 @@ import { ActionIcon, Group, Text } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import { useNow } from '@/lib/clock';
 import { formatDuration } from '@/lib/format-time';
+import classes from './refresh-indicator.module.css';
 
 export interface RefreshIndicatorProps {
   updatedAt: number;
@@ -31,7 +32,7 @@ export function RefreshIndicator({
         size="xs"
         c={failed ? 'red.8' : 'dimmed'}
         aria-live="off"
-        className="nowrap"
+        className={`nowrap ${classes.updated}`}
         data-testid="updated-at"
       >
         {failed ? `Refresh failed · ${label.toLowerCase()}` : label}
