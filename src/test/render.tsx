@@ -1,4 +1,4 @@
-import { act, render } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { type Location, MemoryRouter, useLocation } from 'react-router';
 import { AppProviders } from '@/app/app';
@@ -65,4 +65,11 @@ export function renderApp({
     });
   };
   return { ...view, router, services, clock, mock, user, advance, config };
+}
+
+/** Clicks "Refresh now" once it is usable (it shows the first load's spinner until the toolbar catches up). */
+export async function refreshNow(user: ReturnType<typeof userEvent.setup>) {
+  const button = screen.getByRole('button', { name: 'Refresh now' });
+  await waitFor(() => expect(button).toBeEnabled());
+  await user.click(button);
 }

@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { getMockApi, mockControl } from '@/test/mock-api';
-import { renderApp } from '@/test/render';
+import { refreshNow, renderApp } from '@/test/render';
 import { demoIds } from '../../../../mock/seed';
 import { NOT_APPLICABLE_ANSWER } from '../api/schemas';
 
@@ -270,7 +270,7 @@ describe('never losing work', () => {
     const { dialog, user } = await openDrawer(demoIds.pendingYesNo);
     await user.type(within(dialog).getByRole('textbox', { name: 'Answer' }), 'My careful answer');
     await mockControl(`questions/${demoIds.pendingYesNo}/resolve`, { answer: 'Their answer' });
-    await user.click(screen.getByRole('button', { name: 'Refresh now' }));
+    await refreshNow(user);
     const notice = await within(dialog).findByText('Answered by someone else: “Their answer”');
     expect(notice).toBeInTheDocument();
     expect(within(dialog).getByRole('textbox', { name: 'Answer' })).toHaveValue(

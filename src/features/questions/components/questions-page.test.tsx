@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { getMockApi, mockControl } from '@/test/mock-api';
-import { renderApp } from '@/test/render';
+import { refreshNow, renderApp } from '@/test/render';
 import { demoIds } from '../../../../mock/seed';
 
 async function rows() {
@@ -146,7 +146,7 @@ describe('live refresh', () => {
       answer_format: 'yes/no',
       expires_in_seconds: 3600,
     })) as { call: { id: string } };
-    await user.click(screen.getByRole('button', { name: 'Refresh now' }));
+    await refreshNow(user);
     await waitFor(async () => expect(await rows()).toHaveLength(before + 1));
     const row = rowOf(created.call.id);
     expect(within(row).getByText('New')).toBeInTheDocument();
