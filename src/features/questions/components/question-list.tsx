@@ -1,5 +1,6 @@
 import {
   createContext,
+  memo,
   type Ref,
   use,
   useEffect,
@@ -62,13 +63,14 @@ function tryFocus(id: string): boolean {
 }
 
 /** The inbox's rows. Long lists are virtualized; short ones are rendered whole (find-in-page works). */
-export function QuestionList(props: QuestionListProps) {
+/** Memoized: the page re-renders on every query state change; the rows only when their data does. */
+export const QuestionList = memo(function QuestionList(props: QuestionListProps) {
   return props.questions.length >= VIRTUALIZE_FROM ? (
     <VirtualList {...props} />
   ) : (
     <PlainList {...props} />
   );
-}
+});
 
 function PlainList({ questions, newIds, draftIds, openId, search, ref }: QuestionListProps) {
   const listRef = useRef<HTMLUListElement>(null);
