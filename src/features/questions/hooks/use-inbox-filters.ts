@@ -1,5 +1,5 @@
 import { useDebouncedCallback } from '@mantine/hooks';
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import {
   defaultSort,
@@ -65,7 +65,9 @@ export function useSearchText(
   const sendLater = useDebouncedCallback(send, 200);
   // Stable functions reading the latest closures, so the box's object only changes with its text.
   const latest = useRef({ send, sendLater });
-  latest.current = { send, sendLater };
+  useLayoutEffect(() => {
+    latest.current = { send, sendLater };
+  });
   const change = useCallback((value: string) => {
     setText(value);
     latest.current.sendLater(value);
