@@ -1,22 +1,13 @@
 import { Alert, Button, Group, Paper, Text, Title } from '@mantine/core';
 import { useDocumentTitle, useHotkeys } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
-import {
-  useCallback,
-  useDeferredValue,
-  useEffect,
-  useLayoutEffect,
-  useMemo,
-  useRef,
-  useState,
-} from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { LoadBoundary, lazyPart } from '@/components/load-boundary';
 import { isSignedOut } from '@/lib/api-client';
 import { useNow } from '@/lib/clock';
 import { describeError } from '@/lib/describe-error';
 import { markFirstScreenShown, whenIdle } from '@/lib/idle';
-import { markOnce } from '@/lib/perf-marks';
 import { LIST_LIMIT, questionKeys } from '../api/queries';
 import type { Question } from '../api/schemas';
 import { useDraftIds } from '../hooks/use-drafts';
@@ -77,10 +68,6 @@ export function QuestionsPage() {
     [listData, liveFilters],
   );
   const listShown = listData !== undefined;
-  useLayoutEffect(() => {
-    if (!listShown) return;
-    markOnce('qi:list-rendered');
-  }, [listShown]);
   useEffect(() => {
     if (!listShown) return;
     markFirstScreenShown();
