@@ -7,7 +7,20 @@ const src = fileURLToPath(new URL('./src', import.meta.url));
 export default defineConfig({
   // Relative asset URLs plus a <base href> in index.html: one build serves any sub-path.
   base: './',
-  plugins: [react()],
+  plugins: [
+    react(),
+    {
+      // public/prefetch.js fetches config.json and the first list while the app downloads. It is
+      // a plain script, which Vite would warn it cannot bundle: the tag goes in after Vite is done.
+      name: 'questions-inbox:prefetch-script',
+      transformIndexHtml: {
+        order: 'post',
+        handler: () => [
+          { tag: 'script', attrs: { src: './prefetch.js', async: true }, injectTo: 'head' },
+        ],
+      },
+    },
+  ],
   resolve: { alias: { '@': src } },
   build: {
     target: 'es2022',

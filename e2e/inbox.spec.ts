@@ -91,7 +91,7 @@ test('filter by status, tag and search; reload; go back', async ({ page }) => {
   await page.goBack();
   await expect(page).toHaveURL(/\?status=resolved$/);
   await expect(page.getByRole('searchbox', { name: 'Search' })).toHaveValue('');
-  expect(await rows.count()).toBeGreaterThan(1);
+  await expect.poll(() => rows.count()).toBeGreaterThan(1);
   await page.goForward();
   await expect(page).toHaveURL(/tag=billing/);
 });

@@ -87,10 +87,15 @@ test('offline and back: a banner, nothing sent twice, nothing dropped', async ({
     'Not sent: the server could not be reached',
   );
   expect((await mock.find(demoIds.pendingYesNo))?.status).toBe('pending');
+  // Back online, the portal refreshes what it shows: wait for that, then check that nothing
+  // else went out on its own.
+  const refreshed = page.waitForResponse(
+    (response) =>
+      response.request().method() === 'GET' && response.url().includes('pending_tool_calls'),
+  );
   await context.setOffline(false);
   await expect(page.getByText('You are offline')).toHaveCount(0);
-  // Nothing went out on its own when the connection came back.
-  await page.waitForLoadState('networkidle');
+  await refreshed;
   expect((await mock.find(demoIds.pendingYesNo))?.status).toBe('pending');
   await drawer(page).getByRole('button', answerButton).click();
   await expect(page.getByText('Answer sent')).toBeVisible();

@@ -5,6 +5,7 @@ import { type Clock, systemClock } from './clock';
 import {
   corruptResponse,
   createFaultQueue,
+  FAULT_KINDS,
   type Fault,
   type FaultQueue,
   faultSpecSchema,
@@ -132,7 +133,7 @@ const HELP = {
     'POST /__mock/simulator/tick',
     'GET /__mock/sign-in',
   ],
-  faultKinds: ['latency', 'status', 'html', 'redirect', 'malformed', 'drop', 'corrupt'],
+  faultKinds: FAULT_KINDS,
 };
 
 const createQuestionSchema = z

@@ -232,6 +232,18 @@ function byNewest(a: CallRow, b: CallRow): number {
 
 const notFound: Outcome = { ok: false, status: 404, detail: 'Pending tool call not found' };
 
+const notAskHuman = conflict('Only ask_human tool calls can be managed from this endpoint');
+
+/** Two calls ask the same thing: same org, scope, tool and dedup key (dedup and superseding). */
+function sameQuestion(a: CallRow, b: CallRow): boolean {
+  return (
+    a.org_id === b.org_id &&
+    a.scope_hash === b.scope_hash &&
+    a.tool_name === b.tool_name &&
+    a.dedup_key === b.dedup_key
+  );
+}
+
 function conflict(detail: string): Outcome {
   return { ok: false, status: 409, detail };
 }
@@ -260,10 +272,7 @@ export function createCallStore(now: () => number): CallStore {
         other.id !== row.id &&
         other.status === 'resolved' &&
         (other.valid_until === null || other.valid_until > at) &&
-        other.org_id === row.org_id &&
-        other.scope_hash === row.scope_hash &&
-        other.tool_name === row.tool_name &&
-        other.dedup_key === row.dedup_key
+        sameQuestion(other, row)
       ) {
         other.status = 'superseded';
         other.superseded_by = row.id;
@@ -305,10 +314,7 @@ export function createCallStore(now: () => number): CallStore {
         .filter(
           (row) =>
             row.status === 'pending' &&
-            row.org_id === candidate.org_id &&
-            row.scope_hash === candidate.scope_hash &&
-            row.tool_name === candidate.tool_name &&
-            row.dedup_key === candidate.dedup_key &&
+            sameQuestion(row, candidate) &&
             row.cache_until !== null &&
             row.cache_until > at,
         )
@@ -348,9 +354,7 @@ export function createCallStore(now: () => number): CallStore {
     updateAnswer(id, orgId, answer, validForSeconds) {
       const row = find(id, orgId);
       if (!row) return notFound;
-      if (row.tool_name !== ASK_HUMAN) {
-        return conflict('Only ask_human tool calls can be managed from this endpoint');
-      }
+      if (row.tool_name !== ASK_HUMAN) return notAskHuman;
       if (row.status !== 'resolved') return conflict(isStatus(row.status));
       const trimmed = answer.trim();
       if (!trimmed) return { ok: false, status: 422, detail: 'Answer cannot be empty' };
@@ -361,9 +365,7 @@ export function createCallStore(now: () => number): CallStore {
     markNotApplicable(id, orgId, validForSeconds) {
       const row = find(id, orgId);
       if (!row) return notFound;
-      if (row.tool_name !== ASK_HUMAN) {
-        return conflict('Only ask_human tool calls can be managed from this endpoint');
-      }
+      if (row.tool_name !== ASK_HUMAN) return notAskHuman;
       if (row.status !== 'pending' && row.status !== 'resolved') {
         return conflict('Pending tool call could not be marked not applicable');
       }

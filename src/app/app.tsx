@@ -11,7 +11,7 @@ import { whenIdleAfterFirstScreen } from '@/lib/idle';
 import { SessionContext } from '@/lib/session-store';
 import { AppMantineProvider } from './mantine-provider';
 import { AppRoutes } from './router';
-import { createServices, type Services } from './services';
+import type { Services } from './services';
 
 export interface AppProvidersProps {
   config: RuntimeConfig;
@@ -58,13 +58,12 @@ export function AppProviders({ config, services, shell, clock, env, children }: 
 export function App({
   config,
   baseUrl,
-  services: given,
+  services,
 }: {
   config: RuntimeConfig;
   baseUrl: URL;
-  services?: Services;
+  services: Services;
 }) {
-  const [services] = useState(() => given ?? createServices(config, baseUrl));
   const [clock] = useState(() => createIntervalClock());
   const [shell] = useState(() => ({
     embed: resolveEmbed(config.embed, window.location.search),

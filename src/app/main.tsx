@@ -23,7 +23,8 @@ void loadRuntimeConfig(new URL(document.baseURI), configFetch).then(async (resul
     // once measured slower: one long task instead of two, and a later first paint.)
     const path = window.location.pathname.slice(result.baseUrl.pathname.length);
     const signedIn = result.config.auth.mode !== 'token' || services.tokens.get() !== null;
-    if (signedIn && /^questions(\/|$)/.test(path)) {
+    // The same test as public/prefetch.js: the list page, with or without an open question.
+    if (signedIn && /^questions(\/[^/]*)?\/?$/.test(path)) {
       const { status } = parseFilters(new URLSearchParams(window.location.search));
       void services.queryClient.prefetchQuery(
         createQuestionQueries(services.source, services.queryClient).list(status),

@@ -59,11 +59,11 @@ export function withPrefetchedList(fetchImpl: typeof fetch): typeof fetch {
     const pending = started?.list;
     if (pending && (init?.method ?? 'GET') === 'GET') {
       const list = await pending;
-      if (!list) started.list = undefined;
-      else if (list.url === String(input) && sameHeaders(list.headers, init?.headers)) {
-        started.list = undefined;
+      // Settled at the first request for its URL (or at once if nothing was prefetched); a detail
+      // request on a deep link may come first and leaves it waiting for the list.
+      if (!list || list.url === String(input)) started.list = undefined;
+      if (list && list.url === String(input) && sameHeaders(list.headers, init?.headers))
         return abortable(list.response, init?.signal);
-      }
     }
     return fetchImpl(input, init);
   };

@@ -24,10 +24,10 @@ export function apiRootUrl(config: RuntimeConfig, baseUrl: URL): URL {
 export function createServices(
   config: RuntimeConfig,
   baseUrl: URL,
-  options: { fetchImpl?: typeof fetch; retries?: boolean; tokens?: TokenStore } = {},
+  options: { retries?: boolean } = {},
 ): Services {
   const session = createSessionStore();
-  const tokens = options.tokens ?? createTokenStore(config.auth.mode === 'token');
+  const tokens = createTokenStore(config.auth.mode === 'token');
   const client = createApiClient({
     baseUrl: apiRootUrl(config, baseUrl),
     headers: () => {
@@ -36,7 +36,7 @@ export function createServices(
         ? { ...config.headers, Authorization: `Bearer ${token}` }
         : { ...config.headers };
     },
-    fetchImpl: options.fetchImpl ?? withPrefetchedList((input, init) => fetch(input, init)),
+    fetchImpl: withPrefetchedList((input, init) => fetch(input, init)),
   });
   return {
     session,

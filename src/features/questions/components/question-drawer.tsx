@@ -4,16 +4,16 @@ import '@mantine/core/styles/ModalBase.layer.css';
 import '@mantine/core/styles/Drawer.layer.css';
 import '@mantine/core/styles/Modal.layer.css';
 import '@mantine/core/styles/Divider.layer.css';
-import { Alert, Button, Drawer, Skeleton, Stack, Text } from '@mantine/core';
+import { Alert, Drawer, Skeleton, Stack } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { SessionEndedAlert } from '@/components/session-ended-alert';
 import { useRuntimeConfig } from '@/config/runtime-config';
 import { isApiError } from '@/lib/api-client';
-import { describeError } from '@/lib/describe-error';
 import { useSession } from '@/lib/session-store';
 import { findCachedQuestion, forgetQuestion } from '../api/cache';
 import { useQuestionQueries } from '../api/queries';
+import { LoadFailed } from './list-states';
 import { QuestionDetail } from './question-detail';
 
 /** Ids come from the URL: anything that cannot be an id is "not found" without asking the server. */
@@ -66,26 +66,15 @@ function QuestionPanel({
   if (detail.data)
     return <QuestionDetail question={detail.data} gone={gone} nextId={nextId} onOpen={onOpen} />;
   if (gone) return <NotFound />;
-  if (detail.isError) {
-    const { title, message } = describeError(detail.error);
+  if (detail.isError)
     return (
-      <Alert color="red" variant="light" title={title} role="alert">
-        <Stack gap="sm">
-          <Text size="sm">This question could not be loaded. {message}</Text>
-          <div>
-            <Button
-              size="xs"
-              color="red"
-              onClick={() => void detail.refetch()}
-              loading={detail.isFetching}
-            >
-              Try again
-            </Button>
-          </div>
-        </Stack>
-      </Alert>
+      <LoadFailed
+        what="This question"
+        error={detail.error}
+        onRetry={() => void detail.refetch()}
+        retrying={detail.isFetching}
+      />
     );
-  }
   return (
     <Stack gap="sm" aria-busy="true" aria-label="Loading the question">
       <Skeleton height={24} width="40%" />

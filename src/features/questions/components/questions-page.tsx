@@ -28,6 +28,8 @@ import { UnreadableRecords } from './unreadable-records';
 const QuestionDrawer = lazyPart(() => import('./question-drawer').then((m) => m.QuestionDrawer));
 const ShortcutsHelp = lazyPart(() => import('./shortcuts-help').then((m) => m.ShortcutsHelp));
 
+const NO_QUESTIONS: Question[] = [];
+
 function PendingTitle({ pending }: { pending: Question[] | undefined }) {
   const now = useNow();
   const open = pending?.filter((q) => displayStatus(q, now) === 'pending').length;
@@ -53,7 +55,8 @@ export function QuestionsPage() {
   if (openId !== undefined && !drawerUsed) setDrawerUsed(true);
   const [helpUsed, setHelpUsed] = useState(false);
   if (helpOpen && !helpUsed) setHelpUsed(true);
-  // Polls that change nothing keep the same data (structural sharing): they render nothing.
+  // A poll that changes nothing keeps the same data (structural sharing): the page re-renders for
+  // its fetching state, but the memoized list and rows do not.
   const listData = view.data;
   const listRef = useRef<QuestionListHandle>(null);
   const focusRow = (id: string | undefined) => !!id && !!listRef.current?.focusRow(id);
@@ -68,15 +71,14 @@ export function QuestionsPage() {
     [listData, liveFilters],
   );
   const listShown = listData !== undefined;
+  // After the first rows are on screen: the secondary lists, idle-time extras, the drawer's code.
   useEffect(() => {
     if (!listShown) return;
     markFirstScreenShown();
     setViewShown(true);
+    return whenIdle(() => void QuestionDrawer.load().catch(() => {}));
   }, [listShown]);
-  useEffect(() => {
-    if (listShown) return whenIdle(() => void QuestionDrawer.load().catch(() => {}));
-  }, [listShown]);
-  const facetSource = all.data?.questions ?? view.data?.questions ?? [];
+  const facetSource = all.data?.questions ?? view.data?.questions ?? NO_QUESTIONS;
   const tags = useMemo(() => facetValues(facetSource, (q) => q.tags), [facetSource]);
   const users = useMemo(
     () => facetValues(facetSource, (q) => (q.userId ? [q.userId] : [])),
