@@ -37,7 +37,11 @@ export interface Selectors {
   searchKey: string;
 }
 
-export const MARKS = { data: 'qi:list-data', rendered: 'qi:list-rendered' };
+export const MARKS = {
+  data: 'qi:list-data',
+  renderStart: 'qi:list-render-start',
+  rendered: 'qi:list-rendered',
+};
 
 /** How long the list probe waits for the rendered mark once rows are on screen. */
 const MARK_GRACE_MS = 3000;
@@ -159,7 +163,10 @@ export interface PageRun {
   /** False: the page never set the rendered mark, so `listVisible` is rows on screen alone. */
   marked: boolean | null;
   blockingTime: number | null;
+  /** The list's rows: start of their first render to their commit (the floor: its row loop). */
   renderScript: number | null;
+  /** List parsed to rows committed, whatever the page did in between (informational). */
+  dataToRendered: number | null;
   heapAfterLoad: number | null;
   initialJs: number | null;
   initialCss: number | null;
@@ -281,6 +288,7 @@ export async function runPage(options: RunOptions): Promise<PageRun> {
     marked: null,
     blockingTime: null,
     renderScript: null,
+    dataToRendered: null,
     heapAfterLoad: null,
     initialJs: null,
     initialCss: null,
@@ -325,10 +333,13 @@ export async function runPage(options: RunOptions): Promise<PageRun> {
         (before) => window.__bench.blockingTime(before),
         page.listVisible,
       );
-      run.renderScript = await page.page.evaluate(
-        ([from, to]) => window.__bench.markDelta(from as string, to as string),
-        [MARKS.data, MARKS.rendered],
-      );
+      const markDelta = (from: string, to: string) =>
+        page.page.evaluate(
+          ([a, b]) => window.__bench.markDelta(a as string, b as string),
+          [from, to],
+        );
+      run.renderScript = await markDelta(MARKS.renderStart, MARKS.rendered);
+      run.dataToRendered = await markDelta(MARKS.data, MARKS.rendered);
       const loadedUrls = new Set(
         await page.page.evaluate(
           (before) => window.__bench.resourcesBefore(before),
