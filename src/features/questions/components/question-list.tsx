@@ -5,22 +5,32 @@ import {
   use,
   useEffect,
   useImperativeHandle,
+  useLayoutEffect,
   useMemo,
   useRef,
 } from 'react';
+import { useHref, useNavigate } from 'react-router';
 import {
   type CustomContainerComponentProps,
   type CustomItemComponentProps,
   WindowVirtualizer,
   type WindowVirtualizerHandle,
 } from 'virtua';
+import { markOnce } from '@/lib/perf-marks';
 import type { Question } from '../api/schemas';
+import { QUESTIONS_PATH, questionHref, questionPath } from '../utils/paths';
 import { QuestionRow } from './question-row';
 import classes from './questions-page.module.css';
 
 /** From this many rows on, only the rows on screen (and a few around them) are in the page. */
 export const VIRTUALIZE_FROM = 100;
-const FIRST_RENDER_ROWS = 12;
+/** Rows are about this tall; virtua measures the real heights once they are in the page. */
+const ROW_HEIGHT_ESTIMATE = 100;
+
+/** The rows of the first render: as many as the window can show; virtua adds the rest it needs. */
+function firstRenderRows(): number {
+  return Math.max(4, Math.ceil(window.innerHeight / ROW_HEIGHT_ESTIMATE));
+}
 
 export interface QuestionListHandle {
   /** Focuses the row's link, scrolling it into view first; false if the row is not in the list. */
@@ -65,14 +75,58 @@ function tryFocus(id: string): boolean {
 /** The inbox's rows. Long lists are virtualized; short ones are rendered whole (find-in-page works). */
 /** Memoized: the page re-renders on every query state change; the rows only when their data does. */
 export const QuestionList = memo(function QuestionList(props: QuestionListProps) {
-  return props.questions.length >= VIRTUALIZE_FROM ? (
-    <VirtualList {...props} />
-  ) : (
-    <PlainList {...props} />
+  if (props.questions.length > 0) markOnce('qi:list-render-start');
+  const frame = useRowLinkClicks(props.search);
+  const listHref = useHref(QUESTIONS_PATH);
+  const rows = { ...props, listHref };
+  return (
+    <div ref={frame}>
+      {props.questions.length >= VIRTUALIZE_FROM ? (
+        <VirtualList {...rows} />
+      ) : (
+        <PlainList {...rows} />
+      )}
+    </div>
   );
 });
 
-function PlainList({ questions, newIds, draftIds, openId, search, ref }: QuestionListProps) {
+/**
+ * Row links are plain `<a href>`s (open in a new tab, copy link); one listener on the list opens a
+ * clicked question's drawer in the app instead, as a router `<Link>` would, without a Link and its
+ * hooks in every row. Clicks with a modifier key or another button are left to the browser.
+ */
+function useRowLinkClicks(search: string) {
+  const frame = useRef<HTMLDivElement>(null);
+  const navigate = useNavigate();
+  const latest = useRef({ navigate, search });
+  useLayoutEffect(() => {
+    latest.current = { navigate, search };
+  });
+  useEffect(() => {
+    const node = frame.current;
+    if (!node) return;
+    const onClick = (event: MouseEvent) => {
+      const plain =
+        event.button === 0 && !event.metaKey && !event.altKey && !event.ctrlKey && !event.shiftKey;
+      if (!plain || event.defaultPrevented || !(event.target instanceof Element)) return;
+      const link = event.target.closest('a[data-row-link]');
+      const id = link?.closest<HTMLElement>('[data-question-id]')?.dataset.questionId;
+      if (!link || id === undefined || !node.contains(link)) return;
+      event.preventDefault();
+      latest.current.navigate(
+        { pathname: questionPath(id), search: latest.current.search },
+        { state: { fromList: true } },
+      );
+    };
+    node.addEventListener('click', onClick);
+    return () => node.removeEventListener('click', onClick);
+  }, []);
+  return frame;
+}
+
+type RowsProps = QuestionListProps & { listHref: string };
+
+function PlainList({ questions, newIds, draftIds, openId, search, listHref, ref }: RowsProps) {
   const listRef = useRef<HTMLUListElement>(null);
   useImperativeHandle(
     ref,
@@ -95,7 +149,7 @@ function PlainList({ questions, newIds, draftIds, openId, search, ref }: Questio
           isNew={newIds.has(question.id)}
           hasDraft={draftIds.has(question.id)}
           isOpen={question.id === openId}
-          search={search}
+          href={questionHref(listHref, question.id, search)}
         />
       ))}
     </ul>
@@ -128,7 +182,7 @@ function VirtualContainer({ style, children, ref }: CustomContainerComponentProp
   );
 }
 
-function VirtualList({ questions, newIds, draftIds, openId, search, ref }: QuestionListProps) {
+function VirtualList({ questions, newIds, draftIds, openId, search, listHref, ref }: RowsProps) {
   const virtualizer = useRef<WindowVirtualizerHandle>(null);
   const ids = useMemo(() => questions.map((q) => q.id), [questions]);
 
@@ -186,8 +240,8 @@ function VirtualList({ questions, newIds, draftIds, openId, search, ref }: Quest
         bufferSize={400}
         // About a row's height, and a screenful of rows in the very first render: virtua cannot
         // measure the window before it is mounted, and would otherwise render the rows twice.
-        itemSize={100}
-        ssrCount={FIRST_RENDER_ROWS}
+        itemSize={ROW_HEIGHT_ESTIMATE}
+        ssrCount={firstRenderRows()}
       >
         {(question) => (
           <QuestionRow
@@ -197,7 +251,7 @@ function VirtualList({ questions, newIds, draftIds, openId, search, ref }: Quest
             isNew={newIds.has(question.id)}
             hasDraft={draftIds.has(question.id)}
             isOpen={question.id === openId}
-            search={search}
+            href={questionHref(listHref, question.id, search)}
           />
         )}
       </WindowVirtualizer>

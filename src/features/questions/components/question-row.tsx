@@ -1,12 +1,10 @@
 import { Text } from '@mantine/core';
 import { IconPencil } from '@tabler/icons-react';
 import { memo, useId, useLayoutEffect } from 'react';
-import { Link } from 'react-router';
 import { TimeAgo } from '@/components/time-ago';
 import { markOnce } from '@/lib/perf-marks';
 import type { Question } from '../api/schemas';
 import { useOverdue } from '../hooks/use-overdue';
-import { questionPath } from '../utils/paths';
 import { isAskHuman, isNotApplicable, resultSummary } from '../utils/status';
 import { truncateText } from '../utils/text';
 import badge from './badge.module.css';
@@ -19,8 +17,11 @@ export interface QuestionRowProps {
   isNew: boolean;
   hasDraft: boolean;
   isOpen: boolean;
-  /** The list's query string, kept when the drawer opens so closing it returns to the same view. */
-  search: string;
+  /**
+   * The question's href (with the list's query string, so closing the drawer returns to the same
+   * view). A plain link: the list opens the drawer in the app on a click (see question-list.tsx).
+   */
+  href: string;
   /** `div` inside a virtualized list's own `<li>` slot. */
   as?: 'li' | 'div';
 }
@@ -30,7 +31,7 @@ export const QuestionRow = memo(function QuestionRow({
   isNew,
   hasDraft,
   isOpen,
-  search,
+  href,
   as: Element = 'li',
 }: QuestionRowProps) {
   // The first row in the page marks "rows committed" for the benchmark (a no-op afterwards).
@@ -48,7 +49,7 @@ export const QuestionRow = memo(function QuestionRow({
       data-closed={closed || undefined}
     >
       <div className={classes.top} id={`${domId}-top`}>
-        <StatusBadge question={question} />
+        <StatusBadge question={question} overdue={overdue} />
         {isNew && <span className={`${badge.badge} ${badge.filled} ${badge.upper}`}>New</span>}
         {hasDraft && (
           <span className={`${badge.badge} ${badge.outline} ${badge.upper}`}>
@@ -67,9 +68,8 @@ export const QuestionRow = memo(function QuestionRow({
           </span>
         ))}
       </div>
-      <Link
-        to={{ pathname: questionPath(question.id), search }}
-        state={{ fromList: true }}
+      <a
+        href={href}
         className={classes.link}
         data-row-link
         aria-describedby={`${domId}-top ${domId}-meta`}
@@ -77,7 +77,7 @@ export const QuestionRow = memo(function QuestionRow({
         <span className={classes.text} dir="auto">
           {truncateText(question.questionText, 400) || <em>(no question text)</em>}
         </span>
-      </Link>
+      </a>
       <div className={classes.meta} id={`${domId}-meta`}>
         {question.userId && (
           <span className={classes.user} title={question.userId}>

@@ -69,6 +69,30 @@ describe('the list', () => {
     expect(screen.getByRole('radio', { name: /^All/ })).toBeChecked();
   });
 
+  it('gives each row a real link to its question, opened in the app on a plain click only', async () => {
+    const { user, router } = renderApp({ route: '/questions?status=all&sort=newest' });
+    await rows();
+    const link = rowOf(demoIds.pendingSoonest).querySelector<HTMLAnchorElement>('a[data-row-link]');
+    if (!link) throw new Error('the row has no link');
+    // Open in a new tab, copy link: the href is the question, with the list's view kept.
+    expect(link.getAttribute('href')).toBe(
+      `/questions/${encodeURIComponent(demoIds.pendingSoonest)}?status=all&sort=newest`,
+    );
+    // A click with a modifier key is the browser's (new tab or window), not the app's.
+    await user.keyboard('{Control>}');
+    await user.click(link);
+    await user.keyboard('{/Control}');
+    expect(router.state.location.pathname).toBe('/questions');
+    await user.click(link);
+    await waitFor(() =>
+      expect(router.state.location.pathname).toBe(
+        `/questions/${encodeURIComponent(demoIds.pendingSoonest)}`,
+      ),
+    );
+    expect(router.state.location.search).toBe('?status=all&sort=newest');
+    expect(router.state.location.state).toEqual({ fromList: true });
+  });
+
   it('falls back to defaults for parameters it does not know', async () => {
     renderApp({ route: '/questions?status=%3Cscript%3E&sort=sideways' });
     const items = await rows();

@@ -1,4 +1,16 @@
+/** The list's route; each question's drawer is below it. */
+export const QUESTIONS_PATH = '/questions';
+
 /** The drawer route of one question; ids come from agents and the URL, so they are encoded. */
 export function questionPath(id: string): string {
-  return `/questions/${encodeURIComponent(id)}`;
+  return `${QUESTIONS_PATH}/${encodeURIComponent(id)}`;
+}
+
+/**
+ * A row link's href: `listHref` is what the router makes of QUESTIONS_PATH (`useHref`, so it has
+ * the deployment's sub-path), `search` the list's query string, with or without its "?".
+ */
+export function questionHref(listHref: string, id: string, search: string): string {
+  const query = search === '' || search.startsWith('?') ? search : `?${search}`;
+  return `${listHref}${questionPath(id).slice(QUESTIONS_PATH.length)}${query}`;
 }
