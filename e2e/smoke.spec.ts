@@ -14,3 +14,39 @@ test('the inbox opens on the pending questions from the API', async ({ page, moc
   await expect(page.getByRole('link', { name: String(sample?.question_text) })).toBeVisible();
   await expect(page).toHaveTitle(new RegExp(`^\\(${pending.length}\\) Questions$`));
 });
+
+/** Every font (first family, weight, size) that an element with text on the page is drawn in. */
+const FONTS_IN_USE = `(() => {
+  const fonts = new Set();
+  for (const el of document.querySelectorAll('body *')) {
+    const text = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!text && !['INPUT', 'SELECT', 'BUTTON'].includes(el.tagName)) continue;
+    const style = getComputedStyle(el);
+    if (style.display === 'none') continue;
+    fonts.add([style.fontFamily.split(',')[0].trim(), style.fontWeight, style.fontSize].join(' '));
+  }
+  return [...fonts].sort();
+})()`;
+
+test('the font warm-up in index.html covers every font the list page draws', async ({
+  browser,
+  page,
+}) => {
+  // Without the app's code, the start-up markup stays; prefetch.js still shows the warm-up lines.
+  const bootOnly = await browser.newPage();
+  await bootOnly.route('**/assets/*.js', (route) => route.abort());
+  await bootOnly.goto(new URL('questions', test.info().project.use.baseURL).href);
+  await expect(bootOnly.locator('html[data-warm-fonts]')).toHaveCount(1);
+  const warmed =
+    await bootOnly.evaluate(`[...document.querySelectorAll('.font-warmup > *')].map((el) => {
+    const style = getComputedStyle(el);
+    return [style.fontFamily.split(',')[0].trim(), style.fontWeight, style.fontSize].join(' ');
+  })`);
+  await bootOnly.close();
+
+  await page.goto('questions');
+  await expect(page.getByRole('list', { name: 'Questions' })).toBeVisible();
+  const used = (await page.evaluate(FONTS_IN_USE)) as string[];
+  expect(used.length).toBeGreaterThan(3);
+  expect(used.filter((font) => !(warmed as string[]).includes(font))).toEqual([]);
+});

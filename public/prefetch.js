@@ -1,6 +1,6 @@
 // Questions Inbox: starts the first requests while the app's code is still downloading.
 //
-// A plain script (no modules, no build step), loaded `async` from index.html and run as soon as it
+// A plain script (no modules, no build step), loaded first thing in <head> and run as soon as it
 // arrives. It fetches config.json and then the list the page shows first, exactly as the app
 // would ask for it (src/app/prefetch.ts takes both over; src/app/prefetch.test.ts checks that the
 // two agree). If anything here fails or does not match, the app simply asks again itself.
@@ -37,4 +37,9 @@
     })
     .catch(() => null);
   window.__questionsInboxPrefetch = { config, list };
+  // Once the list is asked for (or will not be), the fonts of the first screen are looked up while
+  // the app's code is still on its way (see .font-warmup in src/styles/app.css).
+  list.then(() => {
+    document.documentElement.dataset.warmFonts = '';
+  });
 })();

@@ -20,6 +20,26 @@ import { useSignedInUser } from './use-signed-in-user';
 // Only token mode asks for a key; proxy deployments never download the form.
 const TokenForm = lazyPart(() => import('./token-form').then((m) => m.TokenForm));
 
+/**
+ * The mark from public/favicon.svg, inline: an `<img>` of an SVG makes the browser load and lay
+ * out a separate SVG document on the main thread while the first screen renders.
+ */
+function Logo() {
+  return (
+    <svg viewBox="0 0 32 32" className={classes.logo} aria-hidden="true" focusable="false">
+      <rect width="32" height="32" rx="7" fill="#1864ab" />
+      <path
+        d="M12.2 12.3a3.9 3.9 0 1 1 5.4 3.6c-1 .5-1.6 1.3-1.6 2.4v.9"
+        fill="none"
+        stroke="#fff"
+        strokeWidth="2.6"
+        strokeLinecap="round"
+      />
+      <circle cx="16" cy="23.2" r="1.7" fill="#fff" />
+    </svg>
+  );
+}
+
 function ColorSchemeToggle() {
   const { setColorScheme } = useMantineColorScheme();
   const computed = useComputedColorScheme('light', { getInitialValueInEffect: false });
@@ -76,7 +96,7 @@ export function AppLayout() {
       {!embed && (
         <header className={classes.header}>
           <Link to="/questions" className={classes.brand}>
-            <img src="favicon.svg" alt="" className={classes.logo} />
+            <Logo />
             <Title order={1} size="h4">
               Questions Inbox
             </Title>

@@ -11,6 +11,10 @@ import { App } from './app';
 import { configFetch } from './prefetch';
 import { createServices } from './services';
 
+/** How long start-up waits for the first list before it shows the page without it. */
+const FIRST_LIST_WAIT_MS = 250;
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 const root = createRoot(container);
@@ -18,17 +22,20 @@ const root = createRoot(container);
 void loadRuntimeConfig(new URL(document.baseURI), configFetch).then(async (result) => {
   if (result.ok) {
     const services = createServices(result.config, result.baseUrl);
-    // The first list is asked for (or taken over from prefetch.js) now; the page (toolbar, loading
-    // rows) renders at once and its rows when the list is parsed. (Waiting for the list to render
-    // once measured slower: one long task instead of two, and a later first paint.)
+    // The first list is taken over from prefetch.js (asked for while this code downloaded), or
+    // asked for now.
     const path = window.location.pathname.slice(result.baseUrl.pathname.length);
     const signedIn = result.config.auth.mode !== 'token' || services.tokens.get() !== null;
     // The same test as public/prefetch.js: the list page, with or without an open question.
     if (signedIn && /^questions(\/[^/]*)?\/?$/.test(path)) {
       const { status } = parseFilters(new URLSearchParams(window.location.search));
-      void services.queryClient.prefetchQuery(
+      const firstList = services.queryClient.prefetchQuery(
         createQuestionQueries(services.source, services.queryClient).list(status),
       );
+      // A list that is (nearly) here is worth a short wait: the page and its rows then render and
+      // lay out once, instead of a page of placeholder rows first and the rows again. A slow or
+      // failing server gets the page with its loading state after the wait, as before.
+      await Promise.race([firstList, delay(FIRST_LIST_WAIT_MS)]);
     }
     root.render(<App config={result.config} baseUrl={result.baseUrl} services={services} />);
     return;
