@@ -160,7 +160,12 @@ try {
     const measurePortal = () =>
       runPage({ ...common, url: `${origin}/questions`, pollIntervalMs, interactions: true });
     const measureFloor = () =>
-      runPage({ ...common, url: `${origin}${FLOOR_PATH}`, pollIntervalMs: null, interactions: false });
+      runPage({
+        ...common,
+        url: `${origin}${FLOOR_PATH}`,
+        pollIntervalMs: null,
+        interactions: false,
+      });
     // Each page goes first in every other run, so neither always follows the other's teardown.
     let portal: PageRun;
     let floor: PageRun;
