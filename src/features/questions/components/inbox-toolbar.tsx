@@ -1,6 +1,5 @@
-import { CloseButton, Kbd, NativeSelect, TextInput } from '@mantine/core';
-import { IconSearch } from '@tabler/icons-react';
-import { memo, type Ref } from 'react';
+import { IconSearch, IconSelector, IconX } from '@tabler/icons-react';
+import { type ChangeEvent, memo, type Ref } from 'react';
 import type { StatusCounts } from '../hooks/use-inbox-data';
 import { type InboxFilters, MAX_QUERY_LENGTH, type SortOrder } from '../utils/filters';
 import classes from './inbox-toolbar.module.css';
@@ -33,10 +32,8 @@ export const InboxToolbar = memo(function InboxToolbar({
   const { text: query, change, clear: clearQuery } = searchText;
   // Native pickers: the phone's own picker on phones, type-ahead on desktops, and no popover code
   // in the first download. A value from the URL that no question has any more stays selectable.
-  const options = (values: string[], current: string | null, any: string) => [
-    { value: '', label: any },
-    ...(current && !values.includes(current) ? [current, ...values] : values),
-  ];
+  const options = (values: string[], current: string | null) =>
+    current && !values.includes(current) ? [current, ...values] : values;
 
   return (
     <div className={classes.toolbar}>
@@ -51,48 +48,59 @@ export const InboxToolbar = memo(function InboxToolbar({
         <RefreshIndicator {...refresh} />
       </div>
       <div className={classes.filters}>
-        <TextInput
-          ref={searchRef}
-          className={classes.search}
-          type="search"
-          aria-label="Search"
-          placeholder="Search text, tags, users, ids, answers"
-          leftSection={<IconSearch size={16} aria-hidden />}
-          rightSection={
-            query ? (
-              <CloseButton aria-label="Clear search" onClick={clearQuery} />
-            ) : (
-              <Kbd size="xs" aria-hidden>
+        <div className={`${classes.field} ${classes.search}`}>
+          <IconSearch size={16} aria-hidden className={`${classes.section} ${classes.left}`} />
+          <input
+            ref={searchRef}
+            className={`${classes.input} ${classes.withLeft} ${classes.withRight}`}
+            type="search"
+            aria-label="Search"
+            placeholder="Search text, tags, users, ids, answers"
+            maxLength={MAX_QUERY_LENGTH}
+            value={query}
+            onChange={(event) => change(event.currentTarget.value)}
+            onKeyDown={(event) => {
+              if (event.key === 'Escape' && query) {
+                event.stopPropagation();
+                clearQuery();
+              }
+            }}
+          />
+          {query ? (
+            <button
+              type="button"
+              className={`${classes.section} ${classes.right} ${classes.clear}`}
+              aria-label="Clear search"
+              onClick={clearQuery}
+            >
+              <IconX size={16} aria-hidden />
+            </button>
+          ) : (
+            <span className={`${classes.section} ${classes.right}`}>
+              <kbd className={classes.kbd} aria-hidden>
                 /
-              </Kbd>
-            )
-          }
-          maxLength={MAX_QUERY_LENGTH}
-          value={query}
-          onChange={(event) => change(event.currentTarget.value)}
-          onKeyDown={(event) => {
-            if (event.key === 'Escape' && query) {
-              event.stopPropagation();
-              clearQuery();
-            }
-          }}
-        />
-        <NativeSelect
-          aria-label="Tag"
-          data={options(tags, filters.tag, 'Any tag')}
+              </kbd>
+            </span>
+          )}
+        </div>
+        <Picker
+          label="Tag"
+          any="Any tag"
+          values={options(tags, filters.tag)}
           value={filters.tag ?? ''}
           onChange={(event) => setFilters({ tag: event.currentTarget.value || null })}
         />
-        <NativeSelect
-          aria-label="User"
-          data={options(users, filters.user, 'Any user')}
+        <Picker
+          label="User"
+          any="Any user"
+          values={options(users, filters.user)}
           value={filters.user ?? ''}
           onChange={(event) => setFilters({ user: event.currentTarget.value || null })}
         />
-        <NativeSelect
-          aria-label="Sort"
+        <Picker
+          label="Sort"
           className={classes.sort}
-          data={[
+          values={[
             { value: 'expiry', label: 'Expiring soonest' },
             { value: 'newest', label: 'Newest first' },
           ]}
@@ -103,3 +111,48 @@ export const InboxToolbar = memo(function InboxToolbar({
     </div>
   );
 });
+
+/**
+ * A native `<select>` drawn like the portal's inputs (Mantine's look, none of its code in the first
+ * download). `any` adds a first, empty choice.
+ */
+function Picker({
+  label,
+  any,
+  values,
+  value,
+  onChange,
+  className = '',
+}: {
+  label: string;
+  any?: string;
+  values: Array<string | { value: string; label: string }>;
+  value: string;
+  onChange: (event: ChangeEvent<HTMLSelectElement>) => void;
+  className?: string;
+}) {
+  return (
+    <div className={`${classes.field} ${className}`}>
+      <select
+        className={`${classes.input} ${classes.select} ${classes.withRight}`}
+        aria-label={label}
+        value={value}
+        onChange={onChange}
+      >
+        {any !== undefined && <option value="">{any}</option>}
+        {values.map((choice) =>
+          typeof choice === 'string' ? (
+            <option key={choice} value={choice}>
+              {choice}
+            </option>
+          ) : (
+            <option key={choice.value} value={choice.value}>
+              {choice.label}
+            </option>
+          ),
+        )}
+      </select>
+      <IconSelector size={16} aria-hidden className={`${classes.section} ${classes.right}`} />
+    </div>
+  );
+}

@@ -1,4 +1,3 @@
-import { ActionIcon, Group, Text } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import { useNow } from '@/lib/clock';
 import { formatDuration } from '@/lib/format-time';
@@ -27,26 +26,27 @@ export function RefreshIndicator({
         ? 'Updated just now'
         : `Updated ${formatDuration(age)} ago`;
   return (
-    <Group gap={6} wrap="nowrap">
-      <Text
-        size="xs"
-        c={failed ? 'red.8' : 'dimmed'}
+    <div className={classes.indicator}>
+      <p
         aria-live="off"
         className={`nowrap ${classes.updated}`}
+        data-failed={failed || undefined}
         data-testid="updated-at"
       >
         {failed ? `Refresh failed · ${label.toLowerCase()}` : label}
-      </Text>
-      <ActionIcon
-        variant="subtle"
-        color="gray"
+      </p>
+      {/* Busy while a refresh runs, like the rest of the portal's buttons (Mantine's loading state). */}
+      <button
+        type="button"
+        className={classes.button}
         onClick={onRefresh}
-        loading={fetching}
+        disabled={fetching}
+        data-fetching={fetching || undefined}
         aria-label="Refresh now"
         title="Refresh now (r)"
       >
-        <IconRefresh size={18} aria-hidden />
-      </ActionIcon>
-    </Group>
+        <IconRefresh size={18} aria-hidden className={classes.icon} />
+      </button>
+    </div>
   );
 }
