@@ -1,12 +1,4 @@
-import {
-  ActionIcon,
-  Button,
-  Group,
-  Text,
-  Title,
-  useComputedColorScheme,
-  useMantineColorScheme,
-} from '@mantine/core';
+import { useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
 import { IconMoon, IconSun } from '@tabler/icons-react';
 import { Link, Outlet, useMatch } from 'react-router';
 import { LoadBoundary, lazyPart } from '@/components/load-boundary';
@@ -40,20 +32,22 @@ function Logo() {
   );
 }
 
+// The header is plain elements drawn with the theme's variables: it renders on every page load,
+// before the list, and Mantine's components cost render time there for no difference on screen.
 function ColorSchemeToggle() {
   const { setColorScheme } = useMantineColorScheme();
   const computed = useComputedColorScheme('light', { getInitialValueInEffect: false });
   const next = computed === 'dark' ? 'light' : 'dark';
   return (
-    <ActionIcon
-      variant="default"
-      size="lg"
+    <button
+      type="button"
+      className={classes.iconButton}
       onClick={() => setColorScheme(next)}
       aria-label={`Switch to ${next} theme`}
       title={`Switch to ${next} theme`}
     >
       {computed === 'dark' ? <IconSun size={18} aria-hidden /> : <IconMoon size={18} aria-hidden />}
-    </ActionIcon>
+    </button>
   );
 }
 
@@ -61,9 +55,9 @@ function SignedInUser() {
   const name = useSignedInUser();
   if (!name) return null;
   return (
-    <Text size="sm" c="dimmed" className={classes.user} title={name}>
+    <span className={classes.user} title={name}>
       Signed in as {name}
-    </Text>
+    </span>
   );
 }
 
@@ -80,11 +74,10 @@ export function AppLayout() {
       data-embed={embed || undefined}
       inert={(questionOpen && !needsToken) || undefined}
     >
-      <Button
-        component="a"
+      {/* biome-ignore lint/a11y/useValidAnchor: a skip link is a link to #main; the click handler only keeps <base href> from turning it into a page load. */}
+      <a
         href="#main"
         className={classes.skip}
-        size="xs"
         onClick={(event) => {
           // With <base href>, "#main" would point at the base URL and reload the app.
           event.preventDefault();
@@ -92,27 +85,21 @@ export function AppLayout() {
         }}
       >
         Skip to the questions
-      </Button>
+      </a>
       {!embed && (
         <header className={classes.header}>
           <Link to="/questions" className={classes.brand}>
             <Logo />
-            <Title order={1} size="h4">
-              Questions Inbox
-            </Title>
+            <h1 className={classes.title}>Questions Inbox</h1>
           </Link>
-          <Group gap="sm" wrap="nowrap" className={classes.tools}>
+          <div className={classes.tools}>
             <SignedInUser />
             <ColorSchemeToggle />
-          </Group>
+          </div>
         </header>
       )}
       <main id="main" className={classes.main} tabIndex={-1}>
-        {embed && (
-          <Title order={1} className="visually-hidden">
-            Questions Inbox
-          </Title>
-        )}
+        {embed && <h1 className="visually-hidden">Questions Inbox</h1>}
         <StatusBanners />
         {needsToken ? (
           <LoadBoundary what="The sign-in form" parts={[TokenForm]}>

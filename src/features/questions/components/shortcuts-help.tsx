@@ -2,6 +2,7 @@ import '@mantine/core/styles/Overlay.layer.css';
 import '@mantine/core/styles/ModalBase.layer.css';
 import '@mantine/core/styles/Modal.layer.css';
 import '@mantine/core/styles/Table.layer.css';
+import '@mantine/core/styles/Kbd.layer.css';
 import { Kbd, Modal, Table } from '@mantine/core';
 
 const shortcuts: Array<[string[], string]> = [
