@@ -157,6 +157,14 @@ describe('the search box', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(box).toHaveValue('');
     expect(router.state.location.search).toBe('?status=resolved');
+    // The box's clear button does the same, and is there only while there is text.
+    expect(screen.queryByRole('button', { name: 'Clear search' })).not.toBeInTheDocument();
+    await user.type(box, 'lag');
+    await waitFor(() => expect(router.state.location.search).toBe('?status=resolved&q=lag'));
+    await user.click(screen.getByRole('button', { name: 'Clear search' }));
+    expect(box).toHaveValue('');
+    await waitFor(() => expect(router.state.location.search).toBe('?status=resolved'));
+    expect(screen.queryByRole('button', { name: 'Clear search' })).not.toBeInTheDocument();
   });
 });
 
