@@ -16,13 +16,7 @@ export function formatDuration(ms: number): string {
   return `${seconds}s`;
 }
 
-// Made on first use: building an Intl formatter loads its locale data (about 6 ms for this one),
-// and a list of questions asked in the last minute needs none.
-let relativeFormat: Intl.RelativeTimeFormat | undefined;
-function relative(): Intl.RelativeTimeFormat {
-  relativeFormat ??= new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
-  return relativeFormat;
-}
+const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
 
 /** "just now", "5 minutes ago", "in 2 hours", "3 days ago". */
 export function formatRelative(at: number, now: number): string {
@@ -30,11 +24,11 @@ export function formatRelative(at: number, now: number): string {
   const abs = Math.abs(diff);
   // Within a tick of the shared clock either way, it is now.
   if (abs < 45 * SECOND) return 'just now';
-  if (abs < HOUR) return relative().format(Math.round(diff / MINUTE), 'minute');
-  if (abs < DAY) return relative().format(Math.round(diff / HOUR), 'hour');
-  if (abs < 30 * DAY) return relative().format(Math.round(diff / DAY), 'day');
-  if (abs < 365 * DAY) return relative().format(Math.round(diff / (30 * DAY)), 'month');
-  return relative().format(Math.round(diff / (365 * DAY)), 'year');
+  if (abs < HOUR) return relative.format(Math.round(diff / MINUTE), 'minute');
+  if (abs < DAY) return relative.format(Math.round(diff / HOUR), 'hour');
+  if (abs < 30 * DAY) return relative.format(Math.round(diff / DAY), 'day');
+  if (abs < 365 * DAY) return relative.format(Math.round(diff / (30 * DAY)), 'month');
+  return relative.format(Math.round(diff / (365 * DAY)), 'year');
 }
 
 const exact = new Intl.DateTimeFormat('en', {
