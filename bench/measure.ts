@@ -141,6 +141,31 @@ export async function openList(context: BrowserContext, url: string): Promise<Lo
   return { page, cdp, apiRequests, listVisible: visible.at, marked: visible.marked };
 }
 
+/**
+ * Unmeasured loads of each page before the runs: the first requests run the server's code cold
+ * (Node compiles it as it goes), which would slow whichever page the first runs measure.
+ */
+export async function warmUp(options: {
+  browser: Browser;
+  origin: string;
+  tenant: string;
+  selectors: Selectors;
+  urls: string[];
+  loads: number;
+}): Promise<void> {
+  for (let load = 0; load < options.loads; load++) {
+    for (const url of options.urls) {
+      const context = await options.browser.newContext({ viewport: VIEWPORT });
+      try {
+        await prepareContext(context, options.origin, options.tenant, options.selectors);
+        await openList(context, url);
+      } finally {
+        await context.close();
+      }
+    }
+  }
+}
+
 export interface AssetLoad {
   url: string;
   kind: 'js' | 'css';

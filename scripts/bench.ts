@@ -26,6 +26,7 @@ import {
   runPage,
   type Selectors,
   type SoakResult,
+  warmUp,
 } from '../bench/measure.ts';
 import { budgetsTable, type Figure, figuresTable, judgeAll, stat } from '../bench/report.ts';
 import { PENDING_COUNT, seedBenchTenant } from '../bench/seed.ts';
@@ -156,6 +157,12 @@ try {
     selectors: SELECTORS,
     tickWindowMs: tickSeconds * 1000,
   };
+  log('Warming the server up: 2 unmeasured loads of each page…');
+  await warmUp({
+    ...common,
+    urls: [`${origin}/questions`, `${origin}${FLOOR_PATH}`],
+    loads: 2,
+  });
   for (let run = 1; run <= runs; run++) {
     const measurePortal = () =>
       runPage({ ...common, url: `${origin}/questions`, pollIntervalMs, interactions: true });
