@@ -4,11 +4,13 @@ import './mantine-styles';
 import '@/styles/theme.generated.css';
 import '@/styles/app.css';
 import { createRoot } from 'react-dom/client';
+import { matchPath } from 'react-router';
 import { loadRuntimeConfig } from '@/config/runtime-config';
 import { createQuestionQueries } from '@/features/questions/api/queries';
 import { parseFilters } from '@/features/questions/utils/filters';
 import { App } from './app';
 import { configFetch } from './prefetch';
+import { LIST_ROUTE } from './router';
 import { createServices } from './services';
 
 /** How long start-up waits for the first list before it shows the page without it. */
@@ -24,10 +26,10 @@ void loadRuntimeConfig(new URL(document.baseURI), configFetch).then(async (resul
     const services = createServices(result.config, result.baseUrl);
     // The first list is taken over from prefetch.js (asked for while this code downloaded), or
     // asked for now.
-    const path = window.location.pathname.slice(result.baseUrl.pathname.length);
+    const path = `/${window.location.pathname.slice(result.baseUrl.pathname.length)}`;
     const signedIn = result.config.auth.mode !== 'token' || services.tokens.get() !== null;
-    // The same test as public/prefetch.js: the list page, with or without an open question.
-    if (signedIn && /^questions(\/[^/]*)?\/?$/.test(path)) {
+    // The list page, with or without an open question (public/prefetch.js has its own copy).
+    if (signedIn && matchPath(LIST_ROUTE, path)) {
       const { status } = parseFilters(new URLSearchParams(window.location.search));
       const firstList = services.queryClient.prefetchQuery(
         createQuestionQueries(services.source, services.queryClient).list(status),

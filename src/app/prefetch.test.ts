@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseRuntimeConfig } from '@/config/runtime-config';
+import { createQuestionQueries } from '@/features/questions/api/queries';
 import { createReflexioSource } from '@/features/questions/api/requests';
 import { createApiClient } from '@/lib/api-client';
 import { withPrefetchedList } from './prefetch';
@@ -49,10 +51,11 @@ async function appRequest(settings: unknown, status: 'pending' | 'resolved' | 'a
       });
     },
   });
-  await createReflexioSource(client).list({
-    status: status === 'all' ? undefined : status,
-    limit: 500,
-  });
+  // The app's own first-list query: its limit and status mapping, not a copy of them.
+  const queryClient = new QueryClient();
+  await queryClient.fetchQuery(
+    createQuestionQueries(createReflexioSource(client), queryClient).list(status),
+  );
   return seen[0];
 }
 

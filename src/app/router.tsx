@@ -23,13 +23,16 @@ class ScreenErrorBoundary extends Component<{ children: ReactNode }, { error: un
  * the portal loads no data through the router, and the data router would add about 18 KB of
  * gzipped JavaScript to every first visit.
  */
+/** The list page, with or without an open question (start-up prefetches its list too). */
+export const LIST_ROUTE = '/questions/:id?';
+
 export function AppRoutes() {
   return (
     <ScreenErrorBoundary>
       <Routes>
         <Route path="/" element={<AppLayout />}>
           <Route index element={<Navigate to="/questions" replace />} />
-          <Route path="questions/:id?" element={<QuestionsPage />} />
+          <Route path={LIST_ROUTE.slice(1)} element={<QuestionsPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Route>
       </Routes>
