@@ -13,7 +13,7 @@ const COMPILE_HINT = '//# allFunctionsCalledOnLoad\n';
  * instead of one at a time on the main thread the first time each is called. The portal's initial
  * code all runs at start-up, and the lazy parts are fetched when the page is idle, just before they
  * are needed. The comment must be the file's first line, so it is added after minification and
- * after Vite's own additions, and the source map moves down a line with it.
+ * after Vite's own additions, and the emitted source map (the `.map` file) moves down a line with it.
  */
 function compileHints(): Plugin {
   return {
@@ -26,7 +26,6 @@ function compileHints(): Plugin {
         for (const file of Object.values(bundle)) {
           if (file.type !== 'chunk') continue;
           file.code = COMPILE_HINT + file.code;
-          if (file.map) file.map.mappings = `;${file.map.mappings}`;
           const map = bundle[`${file.fileName}.map`];
           if (map?.type === 'asset' && typeof map.source === 'string') {
             const json = JSON.parse(map.source) as { mappings: string };

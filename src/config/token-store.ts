@@ -21,7 +21,7 @@ function readSession(): string | null {
   }
 }
 
-/** `useStorage: false` (proxy mode) never touches sessionStorage, which is slow to open. */
+/** `useStorage: false` (proxy mode, which has no key): a key left in the tab's storage is never read. */
 export function createTokenStore(useStorage = true): TokenStore {
   let token = useStorage ? readSession() : null;
   const listeners = new Set<() => void>();

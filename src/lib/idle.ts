@@ -9,16 +9,19 @@ export function markFirstScreenShown(): void {
   afterFirstScreen.clear();
 }
 
+/** Pages with no list (not found, sign-in) never show a "first screen": extras load after this. */
+const NO_FIRST_SCREEN_FALLBACK_MS = 5000;
+
 /**
- * Runs `task` when the browser is idle after the first screen is shown (or after `fallbackMs`,
+ * Runs `task` when the browser is idle after the first screen is shown (or after a few seconds,
  * for pages with no list), so extras never compete with the list for the network or the CPU.
  */
-export function whenIdleAfterFirstScreen(task: () => void, fallbackMs = 5000): () => void {
+export function whenIdleAfterFirstScreen(task: () => void): () => void {
   let cancelIdle: (() => void) | null = null;
   const start = () => {
     if (cancelIdle === null) cancelIdle = whenIdle(task);
   };
-  const fallback = setTimeout(start, fallbackMs);
+  const fallback = setTimeout(start, NO_FIRST_SCREEN_FALLBACK_MS);
   if (firstScreenShown) start();
   else afterFirstScreen.add(start);
   return () => {

@@ -1,4 +1,6 @@
 // Styles of what the drawer adds to the page: the drawer, confirmation dialogs, the answer forms.
+import '@mantine/core/styles/Input.layer.css';
+import '@mantine/core/styles/Badge.layer.css';
 import '@mantine/core/styles/Overlay.layer.css';
 import '@mantine/core/styles/ModalBase.layer.css';
 import '@mantine/core/styles/Drawer.layer.css';
