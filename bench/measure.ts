@@ -11,8 +11,9 @@ import {
   type Page,
   type Response,
 } from '@playwright/test';
+import { TENANT_COOKIE } from '../mock/app.ts';
 import { gzipSize } from './bundle-size';
-import { ask, control, TENANT_COOKIE } from './seed';
+import { ask, control } from './seed';
 import {
   describeThreadTime,
   recordTrace,
@@ -51,6 +52,8 @@ export const VIEWPORT = { width: 1280, height: 900 };
 interface ListVisible {
   at: number;
   marked: boolean;
+  /** Rows in the DOM in that frame (a virtualized list has only those on screen). */
+  rows: number;
 }
 
 interface Probe {
@@ -122,6 +125,7 @@ export interface LoadedPage {
   apiRequests: number[];
   listVisible: number;
   marked: boolean;
+  rowsWhenVisible: number;
 }
 
 /** Opens `url` in the context and waits until the list is visible (see page-probes.js). */
@@ -138,7 +142,14 @@ export async function openList(context: BrowserContext, url: string): Promise<Lo
     30_000,
     `list visible at ${url}`,
   );
-  return { page, cdp, apiRequests, listVisible: visible.at, marked: visible.marked };
+  return {
+    page,
+    cdp,
+    apiRequests,
+    listVisible: visible.at,
+    marked: visible.marked,
+    rowsWhenVisible: visible.rows,
+  };
 }
 
 /**
@@ -187,6 +198,8 @@ export interface PageRun {
   listVisible: number | null;
   /** False: the page never set the rendered mark, so `listVisible` is rows on screen alone. */
   marked: boolean | null;
+  /** Rows in the DOM when the list was first visible: what "render" rendered. */
+  rowsWhenVisible: number | null;
   blockingTime: number | null;
   /** The list's rows: start of their first render to their commit (the floor: its row loop). */
   renderScript: number | null;
@@ -311,6 +324,7 @@ export async function runPage(options: RunOptions): Promise<PageRun> {
   const run: PageRun = {
     listVisible: null,
     marked: null,
+    rowsWhenVisible: null,
     blockingTime: null,
     renderScript: null,
     dataToRendered: null,
@@ -348,6 +362,7 @@ export async function runPage(options: RunOptions): Promise<PageRun> {
     if (!page) return run;
     run.listVisible = page.listVisible;
     run.marked = page.marked;
+    run.rowsWhenVisible = page.rowsWhenVisible;
 
     // Long tasks are reported asynchronously, and heap after load means after load settles.
     const now = await page.page.evaluate(() => performance.now());

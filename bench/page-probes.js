@@ -45,7 +45,8 @@ function installBenchProbes(config) {
     const rows = document.querySelector(config.row) !== null;
     const marked = performance.getEntriesByName(config.renderedMark, 'mark').length > 0;
     if (rows && marked) {
-      afterThisFrame((at) => resolveList({ at, marked: true }));
+      const count = document.querySelectorAll(config.row).length;
+      afterThisFrame((at) => resolveList({ at, marked: true, rows: count }));
       return;
     }
     if (rows && rowsPaintedAt === null) {
@@ -55,7 +56,11 @@ function installBenchProbes(config) {
       });
     }
     if (rowsPaintedAt > 0 && performance.now() - rowsPaintedAt > config.markGraceMs) {
-      resolveList({ at: rowsPaintedAt, marked: false });
+      resolveList({
+        at: rowsPaintedAt,
+        marked: false,
+        rows: document.querySelectorAll(config.row).length,
+      });
       return;
     }
     requestAnimationFrame(watchList);
@@ -69,7 +74,6 @@ function installBenchProbes(config) {
 
   const probe = {
     listVisible,
-    longTasks,
     visibility,
 
     /** Sum of max(0, duration - 50) over long tasks that start before `before` (ms). */

@@ -92,7 +92,7 @@ export interface Verdict {
 }
 
 export function judge(budget: Budget, figure: Figure | undefined): Verdict {
-  const unit = (budget.unit === 'requests/min' ? 'requests/min' : budget.unit) as Unit;
+  const unit = budget.unit as Unit;
   const base = { id: budget.id, label: budget.label };
   const portal = figure?.portal;
   if (!figure || !portal) {

@@ -1,12 +1,11 @@
 // The bench tenant: 500 pending questions plus the usual mix of answered, edited, not applicable,
 // cancelled and expired ones, all through the mock's control routes (as agents and as another
 // reviewer would), never by reaching into the mock's store.
+import { TENANT_HEADER } from '../mock/app.ts';
+
 export const PENDING_COUNT = 500;
 const OTHER_COUNT = 60;
 const BATCH = 50;
-
-export const TENANT_HEADER = 'x-mock-tenant';
-export const TENANT_COOKIE = 'mock_tenant';
 
 export async function control(
   origin: string,

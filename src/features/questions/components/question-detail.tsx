@@ -236,7 +236,7 @@ export function QuestionDetail({ question, gone, nextId, onOpen }: QuestionDetai
   return (
     <Stack gap="lg">
       <Group gap="sm" wrap="wrap" ref={statusLine} tabIndex={-1} className={classes.statusLine}>
-        <StatusBadge question={question} size="lg" />
+        <StatusBadge question={question} overdue={overdue} size="lg" />
         {question.status === 'pending' && question.expiresAt !== null && (
           <Countdown expiresAt={question.expiresAt} size="md" />
         )}

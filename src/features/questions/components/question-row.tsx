@@ -1,8 +1,7 @@
 import { Text } from '@mantine/core';
 import { IconPencil } from '@tabler/icons-react';
-import { memo, useId, useLayoutEffect } from 'react';
+import { memo, useId } from 'react';
 import { TimeAgo } from '@/components/time-ago';
-import { markOnce } from '@/lib/perf-marks';
 import type { Question } from '../api/schemas';
 import { useOverdue } from '../hooks/use-overdue';
 import { isAskHuman, isNotApplicable, resultSummary } from '../utils/status';
@@ -34,8 +33,6 @@ export const QuestionRow = memo(function QuestionRow({
   href,
   as: Element = 'li',
 }: QuestionRowProps) {
-  // The first row in the page marks "rows committed" for the benchmark (a no-op afterwards).
-  useLayoutEffect(() => markOnce('qi:list-rendered'), []);
   const overdue = useOverdue(question);
   const closed = question.status !== 'pending' || overdue;
   const summary = resultSummary(question);

@@ -1,12 +1,10 @@
 import type { Question, QuestionStatus } from '../api/schemas';
-import { useOverdue } from '../hooks/use-overdue';
 import { statusColors, statusLabels } from '../utils/status';
 import classes from './badge.module.css';
 
 /**
- * Colour plus the status word; a pending question past its expiry reads "Expired" at once. A row
- * that already knows whether its question is overdue passes `overdue` (one clock subscription per
- * row, not two).
+ * Colour plus the status word; a pending question past its expiry (`overdue`, from the caller's
+ * `useOverdue`) reads "Expired" at once.
  */
 export function StatusBadge({
   question,
@@ -14,22 +12,10 @@ export function StatusBadge({
   size = 'sm',
 }: {
   question: Question;
-  overdue?: boolean;
+  overdue: boolean;
   size?: 'sm' | 'lg';
 }) {
-  return overdue === undefined ? (
-    <LiveStatusBadge question={question} size={size} />
-  ) : (
-    badge(overdue ? 'expired' : question.status, size)
-  );
-}
-
-function LiveStatusBadge({ question, size }: { question: Question; size: 'sm' | 'lg' }) {
-  const overdue = useOverdue(question);
-  return badge(overdue ? 'expired' : question.status, size);
-}
-
-function badge(status: QuestionStatus, size: 'sm' | 'lg') {
+  const status: QuestionStatus = overdue ? 'expired' : question.status;
   return (
     <span
       className={`status-badge ${classes.badge} ${classes.light} ${classes.upper} ${size === 'lg' ? classes.lg : ''}`}

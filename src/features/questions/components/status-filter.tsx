@@ -35,7 +35,8 @@ export function StatusFilter({
             value={status}
             checked={status === value}
             onChange={() => onChange(status)}
-            className={classes.radio}
+            // Hidden but focusable: the label is what you see and click.
+            className="visually-hidden"
           />
           {filterLabels[status]}
           {countLabel(counts[status])}

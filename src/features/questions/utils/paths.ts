@@ -8,9 +8,8 @@ export function questionPath(id: string): string {
 
 /**
  * A row link's href: `listHref` is what the router makes of QUESTIONS_PATH (`useHref`, so it has
- * the deployment's sub-path), `search` the list's query string, with or without its "?".
+ * the deployment's sub-path), `search` the list's query string without its "?".
  */
 export function questionHref(listHref: string, id: string, search: string): string {
-  const query = search === '' || search.startsWith('?') ? search : `?${search}`;
-  return `${listHref}${questionPath(id).slice(QUESTIONS_PATH.length)}${query}`;
+  return `${listHref}/${encodeURIComponent(id)}${search ? `?${search}` : ''}`;
 }
