@@ -20,12 +20,16 @@ export function lazyPart<P extends object>(load: () => Promise<ComponentType<P>>
   });
 }
 
+/** A quiet part that failed while online is tried again after this, then twice as long each time. */
+export const QUIET_RETRY_MS = 2000;
+const QUIET_RETRY_MAX_MS = 60_000;
+
 interface LoadBoundaryProps {
   /** What could not be downloaded, in the reviewer's words: "The question view". */
   what: string;
   /** The lazily loaded parts inside, tried again when the reviewer asks (or when back online). */
   parts: Array<{ retry(): void }>;
-  /** Nothing to show if it fails (an extra the reviewer did not ask for); tried again once online. */
+  /** Nothing to show if it fails (an extra the reviewer did not ask for); tried again by itself. */
   quiet?: boolean;
   children: ReactNode;
 }
@@ -42,18 +46,37 @@ export class LoadBoundary extends Component<LoadBoundaryProps, { failed: boolean
     return { failed: true };
   }
 
+  /** Failed downloads of a quiet part so far (its retries come less often each time). */
+  private quietFailures = 0;
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+
   private readonly retry = () => {
+    this.cancelRetry();
     for (const part of this.props.parts) part.retry();
     this.setState({ failed: false });
   };
 
+  private cancelRetry() {
+    window.removeEventListener('online', this.retry);
+    clearTimeout(this.retryTimer);
+  }
+
   override componentDidUpdate(_: LoadBoundaryProps, previous: { failed: boolean }) {
-    if (this.state.failed && !previous.failed)
+    if (!this.state.failed || previous.failed) return;
+    // Offline: when the connection comes back. Online already (a server hiccup, or the failure
+    // arrived after the connection came back): a visible part has its "Try again" button; a quiet
+    // one, which nobody can see failed, tries again by itself, less often each time.
+    if (!navigator.onLine || !this.props.quiet) {
       window.addEventListener('online', this.retry, { once: true });
+      return;
+    }
+    const delay = Math.min(QUIET_RETRY_MAX_MS, QUIET_RETRY_MS * 2 ** this.quietFailures);
+    this.quietFailures += 1;
+    this.retryTimer = setTimeout(this.retry, delay);
   }
 
   override componentWillUnmount() {
-    window.removeEventListener('online', this.retry);
+    this.cancelRetry();
   }
 
   override render() {

@@ -1,0 +1,79 @@
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AppMantineProvider } from '@/app/mantine-provider';
+import { LoadBoundary, lazyPart, QUIET_RETRY_MS } from './load-boundary';
+
+/** A lazily loaded part whose first `failures` downloads fail. */
+function flakyPart(failures: number) {
+  let calls = 0;
+  const load = vi.fn(async () => {
+    calls += 1;
+    if (calls <= failures) throw new TypeError('Failed to fetch dynamically imported module');
+    return () => <p>Part loaded</p>;
+  });
+  return { Part: lazyPart(load), load };
+}
+
+function setOnline(online: boolean) {
+  vi.spyOn(Object.getPrototypeOf(navigator) as Navigator, 'onLine', 'get').mockReturnValue(online);
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('LoadBoundary', () => {
+  it('says a part could not be downloaded, and Try again loads it', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { Part } = flakyPart(1);
+    render(
+      <AppMantineProvider env="test">
+        <LoadBoundary what="The question view" parts={[Part]}>
+          <Part />
+        </LoadBoundary>
+      </AppMantineProvider>,
+    );
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'The question view could not be downloaded',
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('Part loaded')).toBeInTheDocument();
+  });
+
+  it('tries a quiet part again by itself when it failed while online', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    setOnline(true);
+    const { Part, load } = flakyPart(1);
+    render(
+      <LoadBoundary what="Notifications" parts={[Part]} quiet>
+        <Part />
+      </LoadBoundary>,
+    );
+    await vi.waitFor(() => expect(load).toHaveBeenCalledTimes(1));
+    expect(screen.queryByText('Part loaded')).not.toBeInTheDocument();
+    expect(
+      await screen.findByText('Part loaded', {}, { timeout: QUIET_RETRY_MS + 2000 }),
+    ).toBeInTheDocument();
+    expect(load).toHaveBeenCalledTimes(2);
+  });
+
+  it('tries a part again when the connection comes back', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    setOnline(false);
+    const { Part, load } = flakyPart(1);
+    render(
+      <AppMantineProvider env="test">
+        <LoadBoundary what="The question view" parts={[Part]}>
+          <Part />
+        </LoadBoundary>
+      </AppMantineProvider>,
+    );
+    await screen.findByRole('alert');
+    expect(load).toHaveBeenCalledTimes(1);
+    setOnline(true);
+    window.dispatchEvent(new Event('online'));
+    expect(await screen.findByText('Part loaded')).toBeInTheDocument();
+    expect(load).toHaveBeenCalledTimes(2);
+  });
+});
