@@ -999,9 +999,22 @@ describe('auth', () => {
     expect(ok.status).toBe(200);
   });
 
-  it('never protects /__mock', async () => {
+  it('protects /__mock only with a controlKey of its own', async () => {
     const h = harness({ apiKey: 'sk-test-123' });
     expect((await h.control('GET', '/__mock/state')).status).toBe(200);
+    const guarded = harness({ apiKey: 'sk-test-123', controlKey: 'sk-test-123' });
+    const refused = await guarded.control('POST', '/__mock/reset', {});
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toBe('Bearer');
+    const allowed = await guarded.control(
+      'POST',
+      '/__mock/reset',
+      {},
+      {
+        authorization: 'Bearer sk-test-123',
+      },
+    );
+    expect(allowed.status).toBe(200);
   });
 });
 

@@ -1,6 +1,7 @@
 import { type Context, Hono, type Next } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { z } from 'zod';
+import { readTextWithin } from './body';
 import { type Clock, systemClock } from './clock';
 import {
   corruptResponse,
@@ -36,6 +37,10 @@ export interface MockOptions {
   simulatorIntervalMs?: number;
   checkUserAgent?: boolean;
   maxBodyBytes?: number;
+  /** When set, `/__mock` control routes need `Authorization: Bearer <controlKey>` (default none). */
+  controlKey?: string | null;
+  /** Tenants kept at most; the one used least recently goes first (default 100). */
+  maxTenants?: number;
   /** Every API answer takes this long, give or take a third (a real server is never instant); default 0. */
   latencyMs?: number;
 }
@@ -50,6 +55,7 @@ export interface MockBackend {
 export const DEFAULT_TENANT = 'default';
 export const TENANT_HEADER = 'x-mock-tenant';
 export const TENANT_COOKIE = 'mock_tenant';
+export const DEFAULT_MAX_TENANTS = 100;
 
 interface Tenant {
   name: string;
@@ -99,10 +105,6 @@ function unprocessable(issues: ValidationIssue[]): Response {
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-function byteLength(text: string): number {
-  return new TextEncoder().encode(text).byteLength;
 }
 
 const HELP = {
@@ -186,6 +188,8 @@ export function createMockBackend(options: MockOptions = {}): MockBackend {
   const checkUserAgent = options.checkUserAgent ?? false;
   const maxBodyBytes = options.maxBodyBytes ?? 1_048_576;
   const baseLatencyMs = options.latencyMs ?? 0;
+  const controlKey = options.controlKey ?? null;
+  const maxTenants = Math.max(1, options.maxTenants ?? DEFAULT_MAX_TENANTS);
 
   const tenants = new Map<string, Tenant>();
 
@@ -197,7 +201,16 @@ export function createMockBackend(options: MockOptions = {}): MockBackend {
 
   function tenantNamed(name: string): Tenant {
     const existing = tenants.get(name);
-    if (existing) return existing;
+    if (existing) {
+      // Map order is the order of last use: the first entry is the one to evict.
+      tenants.delete(name);
+      tenants.set(name, existing);
+      return existing;
+    }
+    for (const oldest of tenants.keys()) {
+      if (tenants.size < maxTenants) break;
+      if (oldest !== DEFAULT_TENANT) tenants.delete(oldest);
+    }
     const tenant: Tenant = {
       name,
       offsetMs: 0,
@@ -280,12 +293,11 @@ export function createMockBackend(options: MockOptions = {}): MockBackend {
       return detail(403, 'Forbidden: Suspicious user agent');
     }
 
-    const declaredLength = Number(c.req.header('content-length') ?? '0');
-    if (Number.isFinite(declaredLength) && declaredLength > maxBodyBytes) {
-      return detail(413, 'Request body too large');
-    }
-    const bodyText = c.req.method === 'GET' || c.req.method === 'HEAD' ? '' : await c.req.text();
-    if (byteLength(bodyText) > maxBodyBytes) return detail(413, 'Request body too large');
+    const bodyText =
+      c.req.method === 'GET' || c.req.method === 'HEAD'
+        ? ''
+        : await readTextWithin(c.req.raw, maxBodyBytes);
+    if (bodyText === null) return detail(413, 'Request body too large');
     c.set('bodyText', bodyText);
 
     if (apiKey !== null) {
@@ -389,12 +401,28 @@ export function createMockBackend(options: MockOptions = {}): MockBackend {
     outcomeResponse(c.get('tenant').store.cancel(c.req.param('id'), DEFAULT_ORG)),
   );
 
-  // ---- Control surface (never faulted, never authenticated). ----
+  // ---- Control surface (never faulted; behind controlKey when one is set). ----
+  app.use('/__mock/*', controlGate);
+  app.use('/__mock', controlGate);
+
+  async function controlGate(c: MockContext, next: Next) {
+    // The stand-in sign-in page is where a browser lands, not a control route.
+    if (controlKey === null || c.req.path === '/__mock/sign-in') return next();
+    const match = /^bearer\s+(.+)$/i.exec((c.req.header('authorization') ?? '').trim());
+    if (match?.[1] !== controlKey) {
+      return detail(401, 'The mock’s control routes need Authorization: Bearer <MOCK_API_KEY>', {
+        'www-authenticate': 'Bearer',
+      });
+    }
+    return next();
+  }
+
   async function controlBody<T>(
     c: MockContext,
     schema: z.ZodType<T>,
   ): Promise<{ ok: true; value: T } | { ok: false; response: Response }> {
-    const text = await c.req.text();
+    const text = await readTextWithin(c.req.raw, maxBodyBytes);
+    if (text === null) return { ok: false, response: detail(413, 'Request body too large') };
     let raw: unknown = {};
     if (text.trim() !== '') {
       try {

@@ -73,6 +73,32 @@ describe('tenants', () => {
     expect(h.backend.sweep()).toBe(2);
     expect(h.backend.sweep()).toBe(0);
   });
+  it('keeps at most maxTenants: the one used least recently goes, never the default', async () => {
+    const h = harness({ maxTenants: 3 });
+    const as = (tenant: string) => ({ 'x-mock-tenant': tenant });
+    const statusIn = async (tenant: string) =>
+      (
+        await h.call<PendingToolCallRecord>(
+          'GET',
+          `${API}/${demoIds.pendingYesNo}`,
+          undefined,
+          as(tenant),
+        )
+      ).body.status;
+    const cancelIn = (tenant: string) =>
+      h.call('POST', `${API}/${demoIds.pendingYesNo}/cancel`, undefined, as(tenant));
+
+    await cancelIn('default');
+    await cancelIn('a');
+    await statusIn('b'); // default, a, b
+    expect(await statusIn('a')).toBe('cancelled'); // a is now the most recent: b goes next
+    await statusIn('c');
+    expect(await statusIn('a')).toBe('cancelled');
+    for (const tenant of ['d', 'e', 'f', 'g']) await statusIn(tenant);
+    // a was evicted and comes back as a fresh demo; the default tenant stays.
+    expect(await statusIn('a')).toBe('pending');
+    expect(await statusIn('default')).toBe('cancelled');
+  });
 });
 
 describe('control surface', () => {

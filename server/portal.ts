@@ -2,14 +2,18 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { type Context, Hono } from 'hono';
-import { proxy } from 'hono/proxy';
+import { DEFAULT_MAX_BODY_BYTES, readBodyWithin } from './body-limit';
+import {
+  crossSiteWriteGuard,
+  formContentTypeGuard,
+  type Guard,
+  hostGuard,
+  isWrite,
+  runGuards,
+} from './guards';
+import { createUpstreamProxy, type ProxyLog, type Upstream } from './proxy';
 
-export interface Upstream {
-  /** Root of a real Reflexio server, e.g. `https://reflexio.internal`; `/api/...` is appended. */
-  url: string;
-  /** Added as `Authorization: Bearer …` server-side, so the key never reaches the browser. */
-  apiKey?: string;
-}
+export type { Upstream } from './proxy';
 
 export interface PortalOptions {
   /** Public sub-path the portal is served under, with leading and trailing slash (default `/`). */
@@ -22,10 +26,17 @@ export interface PortalOptions {
   /** Value of CSP `frame-ancestors` (default `'self'`). */
   frameAncestors?: string;
   /**
-   * `host:port` values the API proxy answers for. With a real Reflexio behind it the proxy spends
-   * the server's API key, so it must not answer a page that rebinds its own name to this machine.
+   * `host:port` values `/api` and `/__mock` answer for. With a real Reflexio behind it the proxy
+   * spends the server's API key, and the mock holds the demo's data: neither may answer a page
+   * that rebinds its own name to this machine. Omit to accept any Host (tests, the bench).
    */
   allowedHosts?: string[];
+  /** Largest request body taken, in bytes (default 1 MB, like deploy/nginx). */
+  maxBodyBytes?: number;
+  /** Serve the build's `.map` files (they hold every source file); default off. */
+  sourceMaps?: boolean;
+  /** Where refusals and proxy failures are logged, one line each (default console.error). */
+  log?: ProxyLog;
 }
 
 export function normalizeBasePath(value: string | undefined): string {
@@ -49,8 +60,6 @@ export function contentSecurityPolicy(frameAncestors = "'self'"): string {
   ].join('; ');
 }
 
-const HOP_BY_HOP = ['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'host', 'cookie'];
-
 export function createPortalApp(options: PortalOptions): Hono {
   const basePath = normalizeBasePath(options.basePath);
   const app = new Hono();
@@ -63,48 +72,61 @@ export function createPortalApp(options: PortalOptions): Hono {
     return pathname.startsWith(basePath) ? `/${pathname.slice(basePath.length)}` : null;
   };
 
-  const forwardToMock = (c: Context, innerPath: string) => {
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const log = options.log ?? ((line: string) => console.error(line));
+  const forwardToUpstream = options.upstream ? createUpstreamProxy(options.upstream, log) : null;
+
+  // Every upstream (the mock, a real Reflexio, any added later) sits behind the same guards.
+  const guards: Guard[] = [
+    hostGuard(options),
+    crossSiteWriteGuard(options),
+    formContentTypeGuard(),
+  ];
+  // The mock's stand-in sign-in page posts a plain form to itself; nothing else may.
+  const signInGuards: Guard[] = [hostGuard(options), crossSiteWriteGuard(options)];
+
+  const refused = (c: Context, innerPath: string, response: Response) => {
+    log(`[proxy] ${c.req.method} ${innerPath} → ${response.status} refused`);
+    return response;
+  };
+
+  const forward = async (c: Context, innerPath: string, isMock: boolean) => {
+    const request = c.req.raw;
+    const guarded = runGuards(
+      isMock && innerPath === '/__mock/sign-in' ? signInGuards : guards,
+      request,
+    );
+    if (guarded) return refused(c, innerPath, guarded);
+    const read = isWrite(request.method)
+      ? await readBodyWithin(request, maxBodyBytes)
+      : { ok: true as const, body: null };
+    if (!read.ok) return refused(c, innerPath, read.response);
+
+    if (forwardToUpstream) {
+      const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)
+        ?.incoming;
+      return forwardToUpstream({
+        request,
+        innerPath,
+        body: read.body,
+        clientIp: incoming?.socket?.remoteAddress,
+      });
+    }
     if (!options.mock) return c.json({ detail: 'Not Found' }, 404);
-    const url = new URL(c.req.url);
+    const url = new URL(request.url);
     url.pathname = innerPath;
-    return options.mock.fetch(new Request(url, c.req.raw), c.env);
-  };
-
-  const forwardToUpstream = async (c: Context, upstream: Upstream, innerPath: string) => {
-    const url = new URL(c.req.url);
-    const target = new URL(innerPath + url.search, upstream.url);
-    const headers: Record<string, string | undefined> = {};
-    c.req.raw.headers.forEach((value, key) => {
-      if (!HOP_BY_HOP.includes(key)) headers[key] = value;
-    });
-    if (upstream.apiKey) headers.authorization = `Bearer ${upstream.apiKey}`;
-    try {
-      return await proxy(target, { raw: c.req.raw, headers });
-    } catch {
-      return c.json(
-        { detail: 'The Reflexio server could not be reached from the portal server.' },
-        502,
-      );
-    }
-  };
-
-  const refuseForeignRequest = (c: Context): Response | null => {
-    // Browsers say where a request comes from; only the portal's own pages may change questions.
-    const site = c.req.header('sec-fetch-site');
-    if (c.req.method !== 'GET' && site && site !== 'same-origin' && site !== 'none') {
-      return c.json({ detail: 'Cross-site request refused' }, 403);
-    }
-    if (
-      options.upstream &&
-      options.allowedHosts &&
-      !options.allowedHosts.includes(c.req.header('host') ?? '')
-    ) {
-      return c.json(
-        { detail: 'Host not allowed: set ALLOWED_HOSTS to serve the portal under this name' },
-        403,
-      );
-    }
-    return null;
+    const headers = new Headers(request.headers);
+    headers.delete('transfer-encoding');
+    if (read.body) headers.set('content-length', String(read.body.byteLength));
+    return options.mock.fetch(
+      new Request(url, {
+        method: request.method,
+        headers,
+        body: read.body,
+        signal: request.signal,
+      }),
+      c.env,
+    );
   };
 
   app.use('*', async (c, next) => {
@@ -121,17 +143,11 @@ export function createPortalApp(options: PortalOptions): Hono {
       }
       return c.text('Not found: the portal is served under ' + basePath, 404);
     }
-    if (inner === '/api' || inner.startsWith('/api/')) {
-      const refused = refuseForeignRequest(c);
-      if (refused) return refused;
-      return options.upstream
-        ? forwardToUpstream(c, options.upstream, inner)
-        : forwardToMock(c, inner);
-    }
-    if (inner.startsWith('/__mock')) {
+    if (inner === '/api' || inner.startsWith('/api/')) return forward(c, inner, false);
+    if (inner === '/__mock' || inner.startsWith('/__mock/')) {
       if (options.upstream)
         return c.json({ detail: 'The mock is off: this portal talks to a real Reflexio.' }, 404);
-      return forwardToMock(c, inner);
+      return forward(c, inner, true);
     }
     return next();
   });
@@ -162,6 +178,15 @@ export function createPortalApp(options: PortalOptions): Hono {
     return inner === '/' || inner === '/index.html' ? sendIndex(c) : next();
   });
 
+  const notFound = (c: Context) => c.text('Not found', 404, { 'Cache-Control': 'no-store' });
+
+  // Source maps hold every source file: served only when asked for (SOURCE_MAPS=1).
+  if (!options.sourceMaps) {
+    app.get('*', async (c, next) =>
+      new URL(c.req.url).pathname.endsWith('.map') ? notFound(c) : next(),
+    );
+  }
+
   // Hashed assets never change; everything else (config.json, the favicon) is read fresh.
   app.get('*', async (c, next) => {
     await next();
@@ -184,9 +209,9 @@ export function createPortalApp(options: PortalOptions): Hono {
   // Anything else is a route of the single-page app: index.html with the base path filled in.
   app.get('*', async (c) => {
     const inner = stripBase(new URL(c.req.url).pathname) ?? '/';
-    if (/\.[a-z0-9]+$/i.test(inner) && !inner.startsWith('/questions')) {
-      return c.text('Not found', 404, { 'Cache-Control': 'no-store' });
-    }
+    // A missing file of the build is a 404: a script answered with HTML only hides the problem.
+    if (inner === '/assets' || inner.startsWith('/assets/')) return notFound(c);
+    if (/\.[a-z0-9]+$/i.test(inner) && !inner.startsWith('/questions')) return notFound(c);
     return sendIndex(c);
   });
 

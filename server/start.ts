@@ -1,10 +1,13 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
-import { createMockBackend, type MockBackend } from '../mock/app';
+import { createMockBackend, DEFAULT_MAX_TENANTS, type MockBackend } from '../mock/app';
+import { DEFAULT_MAX_BODY_BYTES } from './body-limit';
+import { createPortalServer } from './http-server';
 import { createPortalApp, normalizeBasePath, type Upstream } from './portal';
+import { DEFAULT_UPSTREAM_TIMEOUT_MS, parseUpstreamUrl } from './proxy';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dev = process.argv.includes('--dev');
@@ -14,6 +17,7 @@ const port = Number(env.PORT ?? 5173);
 const host = env.HOST ?? 'localhost';
 const basePath = normalizeBasePath(env.BASE_PATH);
 const distDir = path.join(root, 'dist');
+const maxBodyBytes = positiveInteger('MAX_BODY_BYTES', DEFAULT_MAX_BODY_BYTES);
 
 function newestMtime(target: string): number {
   if (!existsSync(target)) return 0;
@@ -45,21 +49,41 @@ async function buildIfNeeded(): Promise<void> {
   await build({ root, logLevel: 'warn' });
 }
 
+function fail(message: string): never {
+  console.error(message);
+  process.exit(1);
+}
+
+/** A whole number of at least `min` from the environment, or its default. */
+function positiveInteger(name: string, fallback: number, min = 1): number {
+  const value = env[name];
+  if (value === undefined || value.trim() === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isSafeInteger(parsed) || parsed < min) {
+    fail(`${name} must be a whole number of at least ${min}, not "${value}".`);
+  }
+  return parsed;
+}
+
 function upstreamFromEnv(): Upstream | undefined {
   if (!env.REFLEXIO_URL) return undefined;
-  try {
-    new URL(env.REFLEXIO_URL);
-  } catch {
-    console.error(`REFLEXIO_URL is not a valid URL: ${env.REFLEXIO_URL}`);
-    process.exit(1);
-  }
-  return { url: env.REFLEXIO_URL, apiKey: env.REFLEXIO_API_KEY || undefined };
+  const parsed = parseUpstreamUrl(env.REFLEXIO_URL);
+  if (!parsed.ok) fail(parsed.message);
+  return {
+    url: parsed.url.href,
+    apiKey: env.REFLEXIO_API_KEY || undefined,
+    timeoutMs: positiveInteger('UPSTREAM_TIMEOUT_MS', DEFAULT_UPSTREAM_TIMEOUT_MS),
+  };
 }
 
 function mockFromEnv(): MockBackend {
   const simulatorSeconds = Number(env.MOCK_SIMULATOR_SECONDS ?? 20);
+  const apiKey = env.MOCK_API_KEY || null;
   return createMockBackend({
-    apiKey: env.MOCK_API_KEY || null,
+    apiKey,
+    controlKey: apiKey,
+    maxTenants: positiveInteger('MOCK_MAX_TENANTS', DEFAULT_MAX_TENANTS),
+    maxBodyBytes,
     seed: env.MOCK_SEED === 'empty' ? 'empty' : 'demo',
     simulatorIntervalMs: Number.isFinite(simulatorSeconds) ? simulatorSeconds * 1000 : 0,
     latencyMs: Number(env.MOCK_LATENCY_MS ?? 150) || 0,
@@ -77,6 +101,8 @@ async function main() {
     mock: mock?.app,
     upstream,
     frameAncestors: env.FRAME_ANCESTORS,
+    maxBodyBytes,
+    sourceMaps: env.SOURCE_MAPS === '1',
     allowedHosts: [
       `localhost:${port}`,
       `127.0.0.1:${port}`,
@@ -101,7 +127,7 @@ async function main() {
     };
   }
 
-  const server = createServer(handler);
+  const server = createPortalServer(handler, { maxBodyBytes });
   server.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EADDRINUSE') {
       console.error(
