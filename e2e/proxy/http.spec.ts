@@ -113,6 +113,68 @@ test.describe('signed in', () => {
     expect(await script.json()).toEqual({ detail: 'Forbidden: Suspicious user agent' });
   });
 
+  test('cross-site writes and form content types are refused before they reach Reflexio', async ({
+    harness,
+    request,
+  }) => {
+    const cancel = 'api/pending_tool_calls/ptc_not_there/cancel';
+    const agent = { 'user-agent': 'Mozilla/5.0 (test)' };
+    // What Chromium sends for a form auto-submitted from another site on plain HTTP.
+    const form = await request.post(cancel, {
+      headers: { ...agent, origin: 'http://evil.example', 'content-type': 'text/plain' },
+      data: '{}',
+    });
+    expect(form.status()).toBe(403);
+    expect((await form.json()).detail).toMatch(/^Cross-site request refused/);
+    const crossSite = await request.post(cancel, {
+      headers: { ...agent, 'sec-fetch-site': 'cross-site', 'content-type': 'application/json' },
+      data: '{}',
+    });
+    expect(crossSite.status()).toBe(403);
+    const ownForm = await request.post(cancel, {
+      headers: {
+        ...agent,
+        origin: harness.origin,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      data: 'a=1',
+    });
+    expect(ownForm.status()).toBe(415);
+    expect((await ownForm.json()).detail).toMatch(/application\/json/);
+
+    // The portal's own pages get through to Reflexio (which knows no such question).
+    for (const headers of [{ origin: harness.origin }, { 'sec-fetch-site': 'same-origin' }, {}]) {
+      const own = await request.post(cancel, {
+        headers: { ...agent, ...headers, 'content-type': 'application/json' },
+        data: '{}',
+      });
+      expect(own.status(), JSON.stringify(headers)).toBe(404);
+    }
+
+    // Behind the gateway, the public host is X-Forwarded-Host.
+    const inner = `${harness.innerOrigin}/${cancel}`;
+    const viaGateway = await request.post(inner, {
+      headers: {
+        ...agent,
+        origin: 'https://tools.example.com',
+        'x-forwarded-host': 'tools.example.com',
+        'content-type': 'application/json',
+      },
+      data: '{}',
+    });
+    expect(viaGateway.status()).toBe(404);
+    const innerCrossSite = await request.post(inner, {
+      headers: { ...agent, origin: 'http://evil.example', 'content-type': 'application/json' },
+      data: '{}',
+    });
+    expect(innerCrossSite.status()).toBe(403);
+    const innerForm = await request.post(inner, {
+      headers: { ...agent, 'content-type': 'text/plain;charset=UTF-8' },
+      data: '{}',
+    });
+    expect(innerForm.status()).toBe(415);
+  });
+
   test('a request body over 1 MB is refused by the proxy', async ({ request }) => {
     const response = await request.post('api/pending_tool_calls/ptc_any/resolve', {
       headers: { 'content-type': 'application/json' },
