@@ -143,7 +143,12 @@ test.describe('signed in', () => {
     expect((await ownForm.json()).detail).toMatch(/application\/json/);
 
     // The portal's own pages get through to Reflexio (which knows no such question).
-    for (const headers of [{ origin: harness.origin }, { 'sec-fetch-site': 'same-origin' }, {}]) {
+    const ownPages: Record<string, string>[] = [
+      { origin: harness.origin },
+      { 'sec-fetch-site': 'same-origin' },
+      {},
+    ];
+    for (const headers of ownPages) {
       const own = await request.post(cancel, {
         headers: { ...agent, ...headers, 'content-type': 'application/json' },
         data: '{}',
