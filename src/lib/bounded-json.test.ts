@@ -37,3 +37,23 @@ describe('jsonText', () => {
     expect(jsonDepth(nested(1000), 10)).toEqual({ depth: 11, exact: false });
   });
 });
+
+describe('jsonText on megabytes', () => {
+  it('cuts a long string before escaping it', () => {
+    const stringify = JSON.stringify;
+    let longest = 0;
+    const spy = (value: unknown, ...rest: []) => {
+      if (typeof value === 'string') longest = Math.max(longest, value.length);
+      return stringify(value, ...rest);
+    };
+    JSON.stringify = spy as typeof JSON.stringify;
+    try {
+      const { text, cut } = jsonText({ answer: 'x'.repeat(1_000_000) }, { maxChars: 100 });
+      expect(cut).toBe('length');
+      expect(text).toBe(`{"answer":"${'x'.repeat(89)}`);
+    } finally {
+      JSON.stringify = stringify;
+    }
+    expect(longest).toBeLessThanOrEqual(101);
+  });
+});

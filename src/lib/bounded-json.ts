@@ -59,8 +59,11 @@ export function jsonText(value: unknown, options: JsonTextOptions = {}): JsonTex
 
   const write = (node: unknown, level: number): void => {
     if (node === null || typeof node !== 'object') {
-      // Only what JSON.parse makes can be here: strings, numbers, booleans, null.
-      push(JSON.stringify(node) ?? 'null');
+      // Only what JSON.parse makes can be here: strings, numbers, booleans, null. A string longer
+      // than what is left is cut first: escaping a megabyte to keep a few characters is slow.
+      const room = maxChars - length + 1;
+      const value = typeof node === 'string' && node.length > room ? node.slice(0, room) : node;
+      push(JSON.stringify(value) ?? 'null');
       return;
     }
     const isArray = Array.isArray(node);

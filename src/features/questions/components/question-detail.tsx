@@ -104,11 +104,19 @@ function Tags({ tags }: { tags: string[] }) {
 /** "Show all" stops here: 10,000 badges are as many as a page can lay out at once. */
 const ALL_TAGS = 10_000;
 
+const fingerprints = new WeakMap<Question, string>();
+
 /** A snapshot of what a question is on the server, to notice when someone else changes it. */
 function fingerprint(question: Question): string {
-  // Bounded: a result can be nested thousands of levels deep (JSON.stringify would throw).
-  const result = jsonText(question.result, { maxDepth: 50, maxChars: 200_000 }).text;
-  return `${question.status}|${result}|${question.supersededBy ?? ''}`;
+  let known = fingerprints.get(question);
+  if (known === undefined) {
+    // Bounded: a result can be nested thousands of levels deep (JSON.stringify would throw) or
+    // megabytes long; this is asked for on every render.
+    const result = jsonText(question.result, { maxDepth: 50, maxChars: 200_000 }).text;
+    known = `${question.status}|${result}|${question.supersededBy ?? ''}`;
+    fingerprints.set(question, known);
+  }
+  return known;
 }
 
 function describeChange(question: Question): string {
