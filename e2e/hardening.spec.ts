@@ -178,6 +178,8 @@ test('two records with one id are two rows, and each opens its own', async ({ pa
 });
 
 test('ids a URL would rewrite open their own question, never the list', async ({ page, mock }) => {
+  // Six questions opened and closed: a long journey on a shared machine.
+  test.slow();
   const odd = ['.', '..', 'a/b', '%2e', '?x', '#'];
   const asked = await Promise.all(
     odd.map((_, i) => mock.ask({ question: `Question with an odd id ${i}` })),

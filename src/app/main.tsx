@@ -34,7 +34,9 @@ async function showConfigError(url: string, problem: string, issues: string[]) {
 void loadRuntimeConfig(new URL(document.baseURI), configFetch).then(async (result) => {
   if (result.ok) {
     const apiRoot = apiRootUrl(result.config, result.baseUrl);
+    let blocked = false;
     watchBlockedApi(apiRoot, () => {
+      blocked = true;
       void showConfigError(
         new URL('config.json', result.baseUrl).href,
         'The browser blocked every request to the API address.',
@@ -59,6 +61,8 @@ void loadRuntimeConfig(new URL(document.baseURI), configFetch).then(async (resul
       // failing server gets the page with its loading state after the wait, as before.
       await Promise.race([firstList, delay(FIRST_LIST_WAIT_MS)]);
     }
+    // Blocked while the first list was awaited: the error page is on its way, not the app.
+    if (blocked) return;
     root.render(<App config={result.config} baseUrl={result.baseUrl} services={services} />);
     return;
   }

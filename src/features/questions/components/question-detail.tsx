@@ -33,7 +33,9 @@ import { Countdown } from './countdown';
 import classes from './question-detail.module.css';
 import { StatusBadge } from './status-badge';
 
+/** Question text is shown up to here at first; an answer (which may be a megabyte) up to ANSWER_SLICE. */
 const LONG_TEXT = 20_000;
+const ANSWER_SLICE = 5_000;
 
 /** Agent-written text sliced at LONG_TEXT characters, whole on request (megabytes freeze a tab). */
 function LongText({
@@ -41,18 +43,20 @@ function LongText({
   what,
   className,
   testId,
+  slice = LONG_TEXT,
 }: {
   text: string;
   what: string;
   className: string | undefined;
   testId: string;
+  slice?: number;
 }) {
   const [all, setAll] = useState(false);
-  const long = text.length > LONG_TEXT;
+  const long = text.length > slice;
   return (
     <Stack gap={4}>
       <Text className={className} dir="auto" data-testid={testId}>
-        {long && !all ? `${text.slice(0, LONG_TEXT)}…` : text}
+        {long && !all ? `${text.slice(0, slice)}…` : text}
       </Text>
       {long && (
         <Anchor component="button" type="button" size="sm" onClick={() => setAll((v) => !v)}>
@@ -111,9 +115,10 @@ function fingerprint(question: Question): string {
   let known = fingerprints.get(question);
   if (known === undefined) {
     // Bounded: a result can be nested thousands of levels deep (JSON.stringify would throw) or
-    // megabytes long; this is asked for on every render.
-    const result = jsonText(question.result, { maxDepth: 50, maxChars: 200_000 }).text;
-    known = `${question.status}|${result}|${question.supersededBy ?? ''}`;
+    // megabytes long. A change past the first 20,000 characters still shows: every answer and
+    // edit sets resolved_at anew.
+    const result = jsonText(question.result, { maxDepth: 20, maxChars: 20_000 }).text;
+    known = `${question.status}|${question.resolvedAt}|${result}|${question.supersededBy ?? ''}`;
     fingerprints.set(question, known);
   }
   return known;
@@ -173,7 +178,13 @@ function CurrentResult({ question }: { question: Question }) {
           </Text>
         </Group>
       ) : answer !== null && Object.keys(question.result).length === 1 ? (
-        <LongText text={answer} what="answer" className={classes.answer} testId="current-answer" />
+        <LongText
+          text={answer}
+          what="answer"
+          className={classes.answer}
+          testId="current-answer"
+          slice={ANSWER_SLICE}
+        />
       ) : (
         <div className={classes.json}>
           <JsonBlock value={question.result} label="Result" />
