@@ -6,7 +6,55 @@
 // two agree). If anything here fails or does not match, the app simply asks again itself.
 (() => {
   const statuses = ['pending', 'resolved', 'expired', 'superseded', 'cancelled', 'all'];
+  const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+  const onlyKeys = (value, keys) => Object.keys(value).every((key) => keys.includes(key));
+  const nonEmpty = (value) => typeof value === 'string' && value.length > 0;
+  // The rules of src/config/runtime-config.ts, which the app checks once its code is here: nothing
+  // is sent from a config.json that the app would refuse (src/app/prefetch.test.ts feeds both the
+  // same files). Keep the two in step.
+  const usableApiBase = (value) => {
+    if (!nonEmpty(value)) return false;
+    try {
+      const url = new URL(value, 'http://portal.invalid/');
+      return /^https?:$/.test(url.protocol) && !url.username && !url.password;
+    } catch {
+      return false;
+    }
+  };
+  const valid = (settings) => {
+    if (!isObject(settings)) return false;
+    const { apiBaseUrl, pollIntervalMs, auth, headers, embed } = settings;
+    return (
+      onlyKeys(settings, ['apiBaseUrl', 'pollIntervalMs', 'auth', 'headers', 'embed']) &&
+      (apiBaseUrl === undefined || usableApiBase(apiBaseUrl)) &&
+      (pollIntervalMs === undefined ||
+        (Number.isInteger(pollIntervalMs) && pollIntervalMs >= 2000 && pollIntervalMs <= 600000)) &&
+      (auth === undefined ||
+        (isObject(auth) &&
+          onlyKeys(auth, ['mode', 'signInUrl', 'userInfoUrl']) &&
+          (auth.mode === undefined || auth.mode === 'proxy' || auth.mode === 'token') &&
+          (auth.signInUrl === undefined || nonEmpty(auth.signInUrl)) &&
+          (auth.userInfoUrl === undefined || nonEmpty(auth.userInfoUrl)))) &&
+      (headers === undefined ||
+        (isObject(headers) &&
+          Object.entries(headers).every(
+            ([name, value]) =>
+              /^[A-Za-z0-9-]+$/.test(name) &&
+              name.toLowerCase() !== 'authorization' &&
+              typeof value === 'string' &&
+              /^[\t\x20-\x7e\x80-\xff]*$/.test(value),
+          ))) &&
+      (embed === undefined || typeof embed === 'boolean')
+    );
+  };
   const base = document.baseURI;
+  // Requests the page's Content-Security-Policy blocked (an apiBaseUrl on another origin): the app
+  // names the setting instead of waiting for an answer that cannot come. Kept from the start, as
+  // the first list is asked for before the app's code is here.
+  const blocked = [];
+  document.addEventListener('securitypolicyviolation', (event) => {
+    blocked.push({ uri: event.blockedURI, directive: event.effectiveDirective });
+  });
   const config = fetch(new URL('config.json', base), {
     cache: 'no-store',
     credentials: 'same-origin',
@@ -15,8 +63,9 @@
   const list = config
     .then((response) => (response.ok ? response.clone().json() : null))
     .then((settings) => {
-      // Token mode needs the reviewer's key first; only the list page shows a list.
-      if (!settings || settings.auth?.mode === 'token') return null;
+      // A config.json the app will refuse sends nothing; token mode needs the reviewer's key
+      // first; only the list page shows a list.
+      if (!valid(settings) || settings.auth?.mode === 'token') return null;
       const path = location.pathname.slice(new URL(base).pathname.length);
       if (!/^questions(\/[^/]*)?\/?$/.test(path)) return null;
       const asked = new URLSearchParams(location.search).get('status');
@@ -36,7 +85,7 @@
       };
     })
     .catch(() => null);
-  window.__questionsInboxPrefetch = { config, list };
+  window.__questionsInboxPrefetch = { config, list, blocked };
   // Once the list is asked for (or will not be), the fonts of the first screen are looked up while
   // the app's code is still on its way (see .font-warmup in src/styles/app.css), not in its first
   // layout.

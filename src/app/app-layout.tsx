@@ -5,6 +5,7 @@ import { LoadBoundary, lazyPart } from '@/components/load-boundary';
 import { useRuntimeConfig } from '@/config/runtime-config';
 import { useShell } from '@/config/shell-context';
 import { useToken } from '@/config/token-store';
+import { useIsCovered } from '@/lib/covering-layer';
 import classes from './app-layout.module.css';
 import { StatusBanners } from './status-banners';
 import { useSignedInUser } from './use-signed-in-user';
@@ -67,12 +68,14 @@ export function AppLayout() {
   const token = useToken(tokens);
   const needsToken = auth.mode === 'token' && !token;
   const questionOpen = useMatch('/questions/:id') !== null;
+  const covered = useIsCovered();
   return (
-    // Behind an open question (a modal drawer) the page is inert: no focus, no screen reader, no clicks.
+    // Behind an open question (a modal drawer) the page is inert: no focus, no screen reader, no
+    // clicks. Only while the drawer is really there: if it failed, its message is in the page.
     <div
       className={classes.shell}
       data-embed={embed || undefined}
-      inert={(questionOpen && !needsToken) || undefined}
+      inert={(questionOpen && covered && !needsToken) || undefined}
     >
       {/* biome-ignore lint/a11y/useValidAnchor: a skip link is a link to #main; the click handler only keeps <base href> from turning it into a page load. */}
       <a

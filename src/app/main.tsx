@@ -9,9 +9,9 @@ import { loadRuntimeConfig } from '@/config/runtime-config';
 import { createQuestionQueries } from '@/features/questions/api/queries';
 import { parseFilters } from '@/features/questions/utils/filters';
 import { App } from './app';
-import { configFetch } from './prefetch';
+import { configFetch, watchBlockedApi } from './prefetch';
 import { LIST_ROUTE } from './router';
-import { createServices } from './services';
+import { apiRootUrl, createServices } from './services';
 
 /** How long start-up waits for the first list before it shows the page without it. */
 const FIRST_LIST_WAIT_MS = 250;
@@ -21,8 +21,30 @@ const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 const root = createRoot(container);
 
+async function showConfigError(url: string, problem: string, issues: string[]) {
+  // Only a broken deployment needs this page: it is not part of the portal's initial download.
+  try {
+    const { ConfigErrorPage } = await import('./config-error-page');
+    root.render(<ConfigErrorPage url={url} problem={problem} issues={issues} />);
+  } catch {
+    root.render(<p>Questions Inbox cannot start: {problem}. Reload the page to try again.</p>);
+  }
+}
+
 void loadRuntimeConfig(new URL(document.baseURI), configFetch).then(async (result) => {
   if (result.ok) {
+    const apiRoot = apiRootUrl(result.config, result.baseUrl);
+    let blocked = false;
+    watchBlockedApi(apiRoot, () => {
+      blocked = true;
+      void showConfigError(
+        new URL('config.json', result.baseUrl).href,
+        'The browser blocked every request to the API address.',
+        [
+          `apiBaseUrl: ${apiRoot.href} is on another origin (${apiRoot.origin}), which this page's Content-Security-Policy (connect-src) does not allow. Use an address on the portal's own origin (the default "api", which the server proxies), or allow that origin in the policy.`,
+        ],
+      );
+    });
     const services = createServices(result.config, result.baseUrl);
     // The first list is taken over from prefetch.js (asked for while this code downloaded), or
     // asked for now.
@@ -39,18 +61,10 @@ void loadRuntimeConfig(new URL(document.baseURI), configFetch).then(async (resul
       // failing server gets the page with its loading state after the wait, as before.
       await Promise.race([firstList, delay(FIRST_LIST_WAIT_MS)]);
     }
+    // Blocked while the first list was awaited: the error page is on its way, not the app.
+    if (blocked) return;
     root.render(<App config={result.config} baseUrl={result.baseUrl} services={services} />);
     return;
   }
-  // Only a broken deployment needs this page: it is not part of the portal's initial download.
-  try {
-    const { ConfigErrorPage } = await import('./config-error-page');
-    root.render(
-      <ConfigErrorPage url={result.url} problem={result.problem} issues={result.issues} />,
-    );
-  } catch {
-    root.render(
-      <p>Questions Inbox cannot start: {result.problem}. Reload the page to try again.</p>,
-    );
-  }
+  await showConfigError(result.url, result.problem, result.issues);
 });

@@ -101,4 +101,49 @@ describe('public/prefetch.js', () => {
     await fetchWithPrefetch(list?.url ?? '', init);
     expect(real).toHaveBeenCalledTimes(1);
   });
+
+  // Both sides of one rule set: prefetch.js asks for nothing with a config.json the app refuses.
+  const configs: Array<[string, unknown]> = [
+    ['an empty file', {}],
+    ['a Latin-1 header value', { headers: { 'X-Team': 'Équipe ÿ' } }],
+    ['an absolute API address', { apiBaseUrl: 'https://api.example.com/v1' }],
+    [
+      'every setting',
+      {
+        apiBaseUrl: 'api',
+        pollIntervalMs: 2000,
+        auth: { mode: 'proxy', signInUrl: '/in' },
+        headers: {},
+        embed: true,
+      },
+    ],
+    ['a header value with a line break', { headers: { 'X-Team': 'a\r\nX-Evil: 1' } }],
+    ['a header value beyond Latin-1', { headers: { 'X-Team': 'Ωmega' } }],
+    ['an emoji header value', { headers: { 'X-Team': '🙂' } }],
+    ['a NUL in a header value', { headers: { 'X-Team': 'a\u0000b' } }],
+    ['a header value that is not text', { headers: { 'X-Team': 1 } }],
+    ['an Authorization header', { headers: { authorization: 'Bearer x' } }],
+    ['a bad header name', { headers: { 'X Team': 'a' } }],
+    ['headers that are not an object', { headers: ['X-Team'] }],
+    ['null headers', { headers: null }],
+    ['an empty API address', { apiBaseUrl: '' }],
+    ['a javascript: API address', { apiBaseUrl: 'javascript:alert(1)' }],
+    ['an API address with user:password', { apiBaseUrl: 'https://u:p@api.example.com/' }],
+    ['an API address that is not text', { apiBaseUrl: 5 }],
+    ['a poll interval too short', { pollIntervalMs: 10 }],
+    ['a poll interval that is not whole', { pollIntervalMs: 2000.5 }],
+    ['an unknown auth mode', { auth: { mode: 'magic' } }],
+    ['an unknown auth key', { auth: { mode: 'proxy', extra: 1 } }],
+    ['an empty sign-in address', { auth: { signInUrl: '' } }],
+    ['embed that is not true or false', { embed: 'yes' }],
+    ['an unknown key', { apiBaseURL: 'api' }],
+    ['null', null],
+    ['an array', []],
+  ];
+
+  it.each(configs)('agrees with the app on %s', async (_, settings) => {
+    const app = parseRuntimeConfig(settings);
+    const { list } = await runPrefetch('/questions', settings);
+    expect(list !== null).toBe(app.ok);
+  });
 });

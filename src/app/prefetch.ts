@@ -9,9 +9,16 @@ interface PrefetchedList {
   response: Promise<Response>;
 }
 
+interface BlockedRequest {
+  uri: string;
+  directive: string;
+}
+
 interface Prefetch {
   config?: Promise<Response>;
   list?: Promise<PrefetchedList | null>;
+  /** Requests the Content-Security-Policy blocked before the app's code arrived. */
+  blocked?: BlockedRequest[];
 }
 
 declare global {
@@ -67,4 +74,36 @@ export function withPrefetchedList(fetchImpl: typeof fetch): typeof fetch {
     }
     return fetchImpl(input, init);
   };
+}
+
+function sameOrigin(uri: string, origin: string): boolean {
+  try {
+    return new URL(uri).origin === origin;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Calls `onBlocked` once if the page's Content-Security-Policy blocks a request to `apiRoot`
+ * (already, while prefetch.js ran, or later). A blocked request fails like a network error; without
+ * this the list would wait for an answer that cannot come. Returns a function that stops watching.
+ */
+export function watchBlockedApi(apiRoot: URL, onBlocked: () => void): () => void {
+  const isApi = ({ uri, directive }: BlockedRequest) =>
+    directive.startsWith('connect-src') && sameOrigin(uri, apiRoot.origin);
+  let done = false;
+  const report = () => {
+    if (done) return;
+    done = true;
+    stop();
+    onBlocked();
+  };
+  const listener = (event: SecurityPolicyViolationEvent) => {
+    if (isApi({ uri: event.blockedURI, directive: event.effectiveDirective })) report();
+  };
+  document.addEventListener('securitypolicyviolation', listener);
+  const stop = () => document.removeEventListener('securitypolicyviolation', listener);
+  if (prefetch()?.blocked?.some(isApi)) report();
+  return stop;
 }

@@ -5,8 +5,23 @@ import { Component, type ComponentType, type JSX, lazy, type ReactNode, Suspense
  * A part of the portal whose code is downloaded when it is first needed. Unlike `React.lazy` on
  * its own, a failed download can be tried again (`retry()`): React.lazy remembers the failure.
  */
+/** A part's code could not be downloaded (as opposed to a part that failed while rendering). */
+export class PartDownloadError extends Error {
+  constructor(cause: unknown) {
+    super('A part of the portal could not be downloaded', { cause });
+  }
+}
+
 export function lazyPart<P extends object>(load: () => Promise<ComponentType<P>>) {
-  const fresh = () => lazy(() => load().then((component) => ({ default: component })));
+  const fresh = () =>
+    lazy(() =>
+      load().then(
+        (component) => ({ default: component }),
+        (error: unknown) => {
+          throw new PartDownloadError(error);
+        },
+      ),
+    );
   let Loaded = fresh();
   // biome-ignore lint/correctness/noComponentHookFactories: called once per part at module level, as React.lazy is.
   function Part(props: P): JSX.Element {
@@ -39,12 +54,20 @@ interface LoadBoundaryProps {
  * deployment replaced the files), say so where they would be, with a way to try again, instead
  * of crashing the page.
  */
-export class LoadBoundary extends Component<LoadBoundaryProps, { failed: boolean }> {
-  override state = { failed: false };
+interface LoadBoundaryState {
+  failed: boolean;
+  /** It was downloaded but failed while rendering: a bug or a record it could not show. */
+  crashed: boolean;
+}
 
-  static getDerivedStateFromError() {
-    return { failed: true };
+export class LoadBoundary extends Component<LoadBoundaryProps, LoadBoundaryState> {
+  override state = { failed: false, crashed: false };
+
+  static getDerivedStateFromError(error: unknown): LoadBoundaryState {
+    return { failed: true, crashed: !(error instanceof PartDownloadError) };
   }
+
+  private alert: HTMLDivElement | null = null;
 
   /** Failed downloads of a quiet part so far (its retries come less often each time). */
   private quietFailures = 0;
@@ -53,7 +76,7 @@ export class LoadBoundary extends Component<LoadBoundaryProps, { failed: boolean
   private readonly retry = () => {
     this.cancelRetry();
     for (const part of this.props.parts) part.retry();
-    this.setState({ failed: false });
+    this.setState({ failed: false, crashed: false });
   };
 
   private cancelRetry() {
@@ -61,8 +84,13 @@ export class LoadBoundary extends Component<LoadBoundaryProps, { failed: boolean
     clearTimeout(this.retryTimer);
   }
 
-  override componentDidUpdate(_: LoadBoundaryProps, previous: { failed: boolean }) {
+  override componentDidUpdate(_: LoadBoundaryProps, previous: LoadBoundaryState) {
     if (!this.state.failed || previous.failed) return;
+    // What had focus (in the part) is gone: the message takes it, so it is seen and heard.
+    if (!this.props.quiet && (!document.activeElement || document.activeElement === document.body))
+      this.alert?.focus();
+    // A part that crashed would crash again the same way: only the reviewer's Try again retries.
+    if (this.state.crashed) return;
     // Offline: when the connection comes back. Online already (a server hiccup, or the failure
     // arrived after the connection came back): a visible part has its "Try again" button; a quiet
     // one, which nobody can see failed, tries again by itself, less often each time.
@@ -82,16 +110,23 @@ export class LoadBoundary extends Component<LoadBoundaryProps, { failed: boolean
   override render() {
     if (!this.state.failed) return <Suspense fallback={null}>{this.props.children}</Suspense>;
     if (this.props.quiet) return null;
+    const { crashed } = this.state;
     return (
       <Alert
+        ref={(node) => {
+          this.alert = node;
+        }}
+        tabIndex={-1}
         color="red"
         variant="light"
         role="alert"
-        title={`${this.props.what} could not be downloaded`}
+        title={`${this.props.what} ${crashed ? 'could not be shown' : 'could not be downloaded'}`}
       >
         <Text size="sm">
-          Check your connection and try again; it is also tried again when the connection comes
-          back. Answers you were typing are saved as drafts in this browser.
+          {crashed
+            ? 'Something in it failed while it was drawn on the page. Try again, or reload the page.'
+            : 'Check your connection and try again; it is also tried again when the connection comes back.'}{' '}
+          Answers you were typing are saved as drafts in this browser.
         </Text>
         <Group mt="sm">
           <Button size="xs" color="red" onClick={this.retry}>

@@ -1,8 +1,38 @@
 import { createContext, use } from 'react';
 import * as z from 'zod/mini';
 
+// public/prefetch.js checks the same rules before it sends anything (src/app/prefetch.test.ts
+// feeds both the same files): keep them in step.
 const headerName = z.string().check(z.regex(/^[A-Za-z0-9-]+$/, 'must be a valid HTTP header name'));
+// What a browser accepts in a header value (Latin-1, no line breaks): anything else makes every
+// request fail before it is sent.
+const headerValue = z
+  .string()
+  .check(
+    z.regex(
+      /^[\t\x20-\x7e\x80-\xff]*$/,
+      'must be one line of Latin-1 text (no line breaks, no characters beyond ÿ): browsers refuse anything else',
+    ),
+  );
 const nonEmpty = z.string().check(z.minLength(1));
+
+/** An http(s) address without user:password (browsers refuse to fetch those), relative or absolute. */
+export function isUsableApiBase(value: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(value, 'http://portal.invalid/');
+  } catch {
+    return false;
+  }
+  return (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password;
+}
+
+const apiBaseUrl = nonEmpty.check(
+  z.refine(isUsableApiBase, {
+    message:
+      'must be an http(s) address, relative to the portal or absolute, without user:password',
+  }),
+);
 
 const authSchema = z.strictObject({
   mode: z._default(z.enum(['proxy', 'token']), 'proxy'),
@@ -11,12 +41,12 @@ const authSchema = z.strictObject({
 });
 
 export const runtimeConfigSchema = z.strictObject({
-  apiBaseUrl: z._default(nonEmpty, 'api'),
+  apiBaseUrl: z._default(apiBaseUrl, 'api'),
   pollIntervalMs: z._default(z.int().check(z.gte(2_000), z.lte(600_000)), 10_000),
   auth: z._default(authSchema, { mode: 'proxy' }),
   headers: z._default(
     z
-      .record(headerName, z.string())
+      .record(headerName, headerValue)
       .check(
         z.refine(
           (headers) => !Object.keys(headers).some((name) => name.toLowerCase() === 'authorization'),

@@ -15,6 +15,7 @@ import {
   quickAnswers,
 } from '../utils/answer-format';
 import { answerText, isNotApplicable } from '../utils/status';
+import { formatBytes } from '../utils/text';
 import { ActionError } from './action-error';
 import classes from './answer-form.module.css';
 import { DraftStatus } from './draft-status';
@@ -60,7 +61,12 @@ function initialText(question: Question, mode: AnswerMode): string {
 
 export function AnswerForm({ question, mode, closedReason, extraActions, busy }: AnswerFormProps) {
   const draft = useDraft(question.id);
-  const baseline = initialText(question, mode);
+  const current = initialText(question, mode);
+  // A current answer longer than an answer may be is shown above, not put in the box: laying out
+  // a megabyte in a text box freezes the tab. "Edit this answer" puts it there on request.
+  const [loadLong, setLoadLong] = useState(false);
+  const longCurrent = current.length > MAX_ANSWER_LENGTH;
+  const baseline = longCurrent && !loadLong ? '' : current;
   // What is typed lives in the draft store (so it survives anything); local state only holds
   // what the browser refused to store.
   const [unsaved, setUnsaved] = useState<string | null>(null);
@@ -204,6 +210,18 @@ export function AnswerForm({ question, mode, closedReason, extraActions, busy }:
           ))}
         </Group>
       )}
+      {longCurrent && !loadLong && draft.draft === null && unsaved === null && !closed && (
+        <Group gap="xs" data-testid="long-answer-note">
+          <Text size="sm" c="dimmed">
+            The current answer ({formatBytes(current.length)}) is longer than the{' '}
+            {MAX_ANSWER_LENGTH.toLocaleString('en')} characters an answer can have here, so the box
+            starts empty: type a new answer, or
+          </Text>
+          <Button size="compact-sm" variant="default" onClick={() => setLoadLong(true)}>
+            Edit this answer
+          </Button>
+        </Group>
+      )}
       <Textarea
         label={label}
         description={description}
@@ -216,7 +234,10 @@ export function AnswerForm({ question, mode, closedReason, extraActions, busy }:
             submit();
           }
         }}
-        autosize
+        // Measuring a very long text on every change is what freezes a tab: past the limit the
+        // box keeps a fixed height and scrolls.
+        autosize={text.length <= MAX_ANSWER_LENGTH}
+        rows={text.length <= MAX_ANSWER_LENGTH ? undefined : 16}
         minRows={mode === 'json' ? 5 : 3}
         maxRows={16}
         error={fieldError}

@@ -15,7 +15,9 @@ import { useIsMutating, useMutationState } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { JsonBlock } from '@/components/json-block';
+import { PartBoundary } from '@/components/part-boundary';
 import { TimeAgo } from '@/components/time-ago';
+import { jsonText } from '@/lib/bounded-json';
 import { formatExact } from '@/lib/format-time';
 import { isActionOn } from '../api/mutations';
 import type { Question } from '../api/schemas';
@@ -23,36 +25,103 @@ import { useDraft } from '../hooks/use-drafts';
 import { useOverdue } from '../hooks/use-overdue';
 import { questionPath } from '../utils/paths';
 import { answerText, isAskHuman, isNotApplicable, statusLabels } from '../utils/status';
-import { formatBytes } from '../utils/text';
+import { formatBytes, repeatKeys, truncateText } from '../utils/text';
 import { AnswerForm, type AnswerMode } from './answer-form';
+import badge from './badge.module.css';
 import { ConfirmAction } from './confirm-action';
 import { Countdown } from './countdown';
 import classes from './question-detail.module.css';
 import { StatusBadge } from './status-badge';
 
+/** Question text is shown up to here at first; an answer (which may be a megabyte) up to ANSWER_SLICE. */
 const LONG_TEXT = 20_000;
+const ANSWER_SLICE = 5_000;
 
-function QuestionText({ text }: { text: string }) {
+/** Agent-written text sliced at LONG_TEXT characters, whole on request (megabytes freeze a tab). */
+function LongText({
+  text,
+  what,
+  className,
+  testId,
+  slice = LONG_TEXT,
+}: {
+  text: string;
+  what: string;
+  className: string | undefined;
+  testId: string;
+  slice?: number;
+}) {
   const [all, setAll] = useState(false);
-  if (!text) return <Text c="dimmed">(The agent sent no question text.)</Text>;
-  const long = text.length > LONG_TEXT;
+  const long = text.length > slice;
   return (
     <Stack gap={4}>
-      <Text className={classes.text} dir="auto" data-testid="question-text">
-        {long && !all ? `${text.slice(0, LONG_TEXT)}…` : text}
+      <Text className={className} dir="auto" data-testid={testId}>
+        {long && !all ? `${text.slice(0, slice)}…` : text}
       </Text>
       {long && (
         <Anchor component="button" type="button" size="sm" onClick={() => setAll((v) => !v)}>
-          {all ? 'Show less' : `Show the whole text (${formatBytes(text.length)})`}
+          {all ? 'Show less' : `Show the whole ${what} (${formatBytes(text.length)})`}
         </Anchor>
       )}
     </Stack>
   );
 }
 
+function QuestionText({ text }: { text: string }) {
+  if (!text) return <Text c="dimmed">(The agent sent no question text.)</Text>;
+  return <LongText text={text} what="text" className={classes.text} testId="question-text" />;
+}
+
+/** Tags in the drawer: a good many, all of them on request (an agent may send thousands). */
+const DRAWER_TAGS = 50;
+
+function Tags({ tags }: { tags: string[] }) {
+  const [all, setAll] = useState(false);
+  if (tags.length === 0) return <>—</>;
+  const shown = all ? tags.slice(0, ALL_TAGS) : tags.slice(0, DRAWER_TAGS);
+  const keys = repeatKeys(shown);
+  return (
+    <Group gap={4}>
+      {shown.map((tag, index) => (
+        <span
+          key={keys[index]}
+          className={`${badge.badge} ${badge.light} ${classes.tag}`}
+          data-color="gray"
+        >
+          {truncateText(tag, 200)}
+        </span>
+      ))}
+      {tags.length > shown.length &&
+        (all ? (
+          <Text span size="sm" c="dimmed">
+            and {(tags.length - shown.length).toLocaleString('en')} more
+          </Text>
+        ) : (
+          <Anchor component="button" type="button" size="sm" onClick={() => setAll(true)}>
+            Show all {tags.length.toLocaleString('en')} tags
+          </Anchor>
+        ))}
+    </Group>
+  );
+}
+
+/** "Show all" stops here: 10,000 badges are as many as a page can lay out at once. */
+const ALL_TAGS = 10_000;
+
+const fingerprints = new WeakMap<Question, string>();
+
 /** A snapshot of what a question is on the server, to notice when someone else changes it. */
 function fingerprint(question: Question): string {
-  return `${question.status}|${JSON.stringify(question.result)}|${question.supersededBy ?? ''}`;
+  let known = fingerprints.get(question);
+  if (known === undefined) {
+    // Bounded: a result can be nested thousands of levels deep (JSON.stringify would throw) or
+    // megabytes long. A change past the first 20,000 characters still shows: every answer and
+    // edit sets resolved_at anew.
+    const result = jsonText(question.result, { maxDepth: 20, maxChars: 20_000 }).text;
+    known = `${question.status}|${question.resolvedAt}|${result}|${question.supersededBy ?? ''}`;
+    fingerprints.set(question, known);
+  }
+  return known;
 }
 
 function describeChange(question: Question): string {
@@ -61,7 +130,7 @@ function describeChange(question: Question): string {
       if (isNotApplicable(question)) return 'Someone else marked this question not applicable.';
       const answer = answerText(question);
       return answer !== null
-        ? `Answered by someone else: “${answer}”`
+        ? `Answered by someone else: “${truncateText(answer, 500)}”`
         : 'Resolved by someone else.';
     }
     case 'cancelled':
@@ -109,9 +178,13 @@ function CurrentResult({ question }: { question: Question }) {
           </Text>
         </Group>
       ) : answer !== null && Object.keys(question.result).length === 1 ? (
-        <Text className={classes.answer} dir="auto" data-testid="current-answer">
-          {answer}
-        </Text>
+        <LongText
+          text={answer}
+          what="answer"
+          className={classes.answer}
+          testId="current-answer"
+          slice={ANSWER_SLICE}
+        />
       ) : (
         <div className={classes.json}>
           <JsonBlock value={question.result} label="Result" />
@@ -164,6 +237,8 @@ export interface QuestionDetailProps {
   question: Question;
   /** The server no longer has it (404 on refresh). */
   gone: boolean;
+  /** Shown from a list only, and why it cannot be loaded or changed on its own (no actions). */
+  readOnly: string | null;
   nextId: string | null;
   onOpen: (id: string) => void;
 }
@@ -176,14 +251,25 @@ interface Layout {
   canMarkNotApplicable: boolean;
 }
 
-function layoutFor(question: Question, gone: boolean, overdue: boolean, hasDraft: boolean): Layout {
+function layoutFor(
+  question: Question,
+  gone: boolean,
+  readOnly: string | null,
+  overdue: boolean,
+  hasDraft: boolean,
+): Layout {
   const askHuman = isAskHuman(question);
   const closed =
-    gone || overdue || (question.status !== 'pending' && question.status !== 'resolved');
+    gone ||
+    readOnly !== null ||
+    overdue ||
+    (question.status !== 'pending' && question.status !== 'resolved');
   const closedReason = closed
-    ? ((gone
+    ? (readOnly ??
+      (gone
         ? 'This question no longer exists on the server.'
-        : closedExplanation(question, overdue)) ?? 'closed')
+        : closedExplanation(question, overdue)) ??
+      'closed')
     : null;
   let mode: AnswerMode | null;
   if (question.status === 'pending') mode = askHuman ? 'answer' : 'json';
@@ -199,7 +285,7 @@ function layoutFor(question: Question, gone: boolean, overdue: boolean, hasDraft
   };
 }
 
-export function QuestionDetail({ question, gone, nextId, onOpen }: QuestionDetailProps) {
+export function QuestionDetail({ question, gone, readOnly, nextId, onOpen }: QuestionDetailProps) {
   const overdue = useOverdue(question);
   const acting = useIsMutating({ predicate: isActionOn(question.id) }) > 0;
   const ownResults = useMutationState<string>({
@@ -214,13 +300,13 @@ export function QuestionDetail({ question, gone, nextId, onOpen }: QuestionDetai
   const changedElsewhere = !acting && !known.has(current) && !ownResults.includes(current);
   const askHuman = isAskHuman(question);
   const hasDraft = useDraft(question.id).draft !== null;
-  const explanation = gone
-    ? 'This question no longer exists on the server.'
-    : closedExplanation(question, overdue);
+  const explanation =
+    readOnly ??
+    (gone ? 'This question no longer exists on the server.' : closedExplanation(question, overdue));
 
   // While an action is in flight the optimistic record already shows its outcome; the form stays
   // as it was, so its spinner and its error land where the reviewer clicked.
-  const live = layoutFor(question, gone, overdue, hasDraft);
+  const live = layoutFor(question, gone, readOnly, overdue, hasDraft);
   const [stable, setStable] = useState(live);
   if (!acting && JSON.stringify(stable) !== JSON.stringify(live)) setStable(live);
   const { mode, closedReason, canCancel, canMarkNotApplicable } = acting ? stable : live;
@@ -247,7 +333,9 @@ export function QuestionDetail({ question, gone, nextId, onOpen }: QuestionDetai
         )}
       </Group>
 
-      <QuestionText text={question.questionText} />
+      <PartBoundary what="The text of this question" resetKey={question.questionText}>
+        <QuestionText text={question.questionText} />
+      </PartBoundary>
 
       {changedElsewhere && (
         <Alert
@@ -282,13 +370,15 @@ export function QuestionDetail({ question, gone, nextId, onOpen }: QuestionDetai
 
       {explanation && (
         <Alert
-          color={gone ? 'red' : 'gray'}
+          color={gone ? 'red' : readOnly ? 'orange' : 'gray'}
           variant="light"
           role="note"
           title={
-            gone
-              ? 'Not found'
-              : `${statusLabels[overdue ? 'expired' : question.status]}: no actions`
+            readOnly
+              ? 'Shown from the list only: no actions'
+              : gone
+                ? 'Not found'
+                : `${statusLabels[overdue ? 'expired' : question.status]}: no actions`
           }
         >
           <Stack gap={4}>
@@ -302,24 +392,28 @@ export function QuestionDetail({ question, gone, nextId, onOpen }: QuestionDetai
         </Alert>
       )}
 
-      <CurrentResult question={question} />
+      <PartBoundary what="The answer of this question" resetKey={question.result}>
+        <CurrentResult question={question} />
+      </PartBoundary>
 
       {mode !== null && (
-        <AnswerForm
-          key={question.id}
-          question={question}
-          mode={mode}
-          closedReason={closedReason}
-          extraActions={
-            <>
-              {canMarkNotApplicable && (
-                <ConfirmAction action="not-applicable" question={question} busy={acting} />
-              )}
-              {canCancel && <ConfirmAction action="cancel" question={question} busy={acting} />}
-            </>
-          }
-          busy={acting}
-        />
+        <PartBoundary what="The answer form" resetKey={question}>
+          <AnswerForm
+            key={question.id}
+            question={question}
+            mode={mode}
+            closedReason={closedReason}
+            extraActions={
+              <>
+                {canMarkNotApplicable && (
+                  <ConfirmAction action="not-applicable" question={question} busy={acting} />
+                )}
+                {canCancel && <ConfirmAction action="cancel" question={question} busy={acting} />}
+              </>
+            }
+            busy={acting}
+          />
+        </PartBoundary>
       )}
       {question.status === 'resolved' && !askHuman && (
         <Text size="sm" c="dimmed">
@@ -332,86 +426,82 @@ export function QuestionDetail({ question, gone, nextId, onOpen }: QuestionDetai
         <Title order={3} size="h5">
           Details
         </Title>
-        <dl className={classes.details}>
-          <dt>Tags</dt>
-          <dd>
-            {question.tags.length ? (
-              <Group gap={4}>
-                {question.tags.map((tag) => (
-                  <Badge key={tag} variant="light" color="gray" radius="sm" tt="none" maw="100%">
-                    {tag}
-                  </Badge>
-                ))}
-              </Group>
-            ) : (
-              '—'
-            )}
-          </dd>
-          <dt>User</dt>
-          <dd>{question.userId ?? '—'}</dd>
-          <dt>Tool</dt>
-          <dd>
-            <Text span ff="monospace" size="sm">
-              {question.toolName}
-            </Text>
-          </dd>
-          <dt>Answer format</dt>
-          <dd>{question.answerFormat ?? '—'}</dd>
-          <dt>Asked</dt>
-          <dd>
-            <Timestamp at={question.createdAt} />
-          </dd>
-          <dt>Expires</dt>
-          <dd>
-            <Timestamp at={question.expiresAt} />
-          </dd>
-          <dt>Resolved</dt>
-          <dd>
-            <Timestamp at={question.resolvedAt} />
-          </dd>
-          <dt>Answer valid until</dt>
-          <dd>
-            <Timestamp at={question.validUntil} />
-          </dd>
-          {question.supersededBy && (
-            <>
-              <dt>Superseded by</dt>
-              <dd>
-                <SupersededLink id={question.supersededBy} ff="monospace" size="sm">
-                  {question.supersededBy}
-                </SupersededLink>
-              </dd>
-            </>
-          )}
-          <dt>ID</dt>
-          <dd>
-            <Group gap={6} wrap="nowrap">
+        <PartBoundary what="The details of this question" resetKey={question}>
+          <dl className={classes.details}>
+            <dt>Tags</dt>
+            <dd>
+              <Tags tags={question.tags} />
+            </dd>
+            <dt>User</dt>
+            <dd>{question.userId === null ? '—' : truncateText(question.userId, 1000)}</dd>
+            <dt>Tool</dt>
+            <dd>
               <Text span ff="monospace" size="sm">
-                {question.id}
+                {truncateText(question.toolName, 1000)}
               </Text>
-              <CopyButton value={question.id}>
-                {({ copied, copy }) => (
-                  <Button size="compact-xs" variant="subtle" onClick={copy}>
-                    {copied ? 'Copied' : 'Copy'}
-                  </Button>
-                )}
-              </CopyButton>
-            </Group>
-          </dd>
-        </dl>
+            </dd>
+            <dt>Answer format</dt>
+            <dd>
+              {question.answerFormat === null ? '—' : truncateText(question.answerFormat, 1000)}
+            </dd>
+            <dt>Asked</dt>
+            <dd>
+              <Timestamp at={question.createdAt} />
+            </dd>
+            <dt>Expires</dt>
+            <dd>
+              <Timestamp at={question.expiresAt} />
+            </dd>
+            <dt>Resolved</dt>
+            <dd>
+              <Timestamp at={question.resolvedAt} />
+            </dd>
+            <dt>Answer valid until</dt>
+            <dd>
+              <Timestamp at={question.validUntil} />
+            </dd>
+            {question.supersededBy && (
+              <>
+                <dt>Superseded by</dt>
+                <dd>
+                  <SupersededLink id={question.supersededBy} ff="monospace" size="sm">
+                    {question.supersededBy}
+                  </SupersededLink>
+                </dd>
+              </>
+            )}
+            <dt>ID</dt>
+            <dd>
+              <Group gap={6} wrap="nowrap">
+                <Text span ff="monospace" size="sm">
+                  {question.id}
+                </Text>
+                <CopyButton value={question.id}>
+                  {({ copied, copy }) => (
+                    <Button size="compact-xs" variant="subtle" onClick={copy}>
+                      {copied ? 'Copied' : 'Copy'}
+                    </Button>
+                  )}
+                </CopyButton>
+              </Group>
+            </dd>
+          </dl>
+        </PartBoundary>
         {(
           [
-            ['Arguments', question.args],
-            ['Scope', question.scope],
+            ['Arguments', 'The arguments of this question', question.args],
+            ['Scope', 'The scope of this question', question.scope],
           ] as const
         ).map(
-          ([label, value]) =>
+          ([label, what, value]) =>
             value && (
               <div key={label} className={classes.json}>
                 <Text size="sm" c="dimmed" mb={4}>
                   {label}
                 </Text>
-                <JsonBlock value={value} label={label} />
+                <PartBoundary what={what} resetKey={value}>
+                  <JsonBlock value={value} label={label} />
+                </PartBoundary>
               </div>
             ),
         )}

@@ -1,5 +1,5 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { getMockApi, mockControl } from '@/test/mock-api';
 import { refreshNow, renderApp } from '@/test/render';
 import { demoIds } from '../../../../mock/seed';
@@ -11,6 +11,12 @@ async function mockCall(id: string): Promise<Call> {
   const state = (await mockControl('state', undefined, 'GET')) as { calls: Call[] };
   return state.calls.find((call) => call.id === id) as Call;
 }
+
+// The drawer is a lazily loaded chunk; its first import (transformed on demand here) can take
+// longer than a findBy waits on a busy machine, and is not what these tests are about.
+beforeAll(async () => {
+  await import('./question-drawer');
+});
 
 async function openDrawer(id: string, options: Parameters<typeof renderApp>[0] = {}) {
   const app = renderApp({ route: `/questions/${id}`, ...options });

@@ -9,21 +9,29 @@ import '@mantine/core/styles/Divider.layer.css';
 import { Alert, Drawer, Skeleton, Stack } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { PartBoundary } from '@/components/part-boundary';
 import { SessionEndedAlert } from '@/components/session-ended-alert';
 import { useRuntimeConfig } from '@/config/runtime-config';
 import { isApiError } from '@/lib/api-client';
+import { useCoveringLayer } from '@/lib/covering-layer';
 import { useSession } from '@/lib/session-store';
 import { findCachedQuestion, forgetQuestion } from '../api/cache';
 import { useQuestionQueries } from '../api/queries';
+import type { Question } from '../api/schemas';
+import { truncateText } from '../utils/text';
 import { LoadFailed } from './list-states';
 import { QuestionDetail } from './question-detail';
 
-/** Ids come from the URL: anything that cannot be an id is "not found" without asking the server. */
+/**
+ * Ids come from agents and the URL: anything that cannot be an id, or cannot be put in an API
+ * address (`.` and `..` are removed by the URL parser: `…/pending_tool_calls/..` is the list), is
+ * not asked for.
+ */
 export function isPlausibleId(id: string): boolean {
-  return /^[A-Za-z0-9_.:-]{1,128}$/.test(id);
+  return /^[A-Za-z0-9_.:-]{1,128}$/.test(id) && id !== '.' && id !== '..';
 }
 
-function NotFound() {
+function NotFound({ id, askable }: { id: string; askable: boolean }) {
   return (
     <Alert
       color="gray"
@@ -32,18 +40,33 @@ function NotFound() {
       title="Question not found"
       data-testid="question-not-found"
     >
-      There is no question with this id. It may have been removed, or the link may be wrong or
-      belong to another organization.
+      {askable
+        ? 'There is no question with this id. It may have been removed, or the link may be wrong or belong to another organization.'
+        : `No list loaded here has a question with the id “${truncateText(id, 200)}”, and an id like this cannot be looked up on the server (it cannot be part of a web address). If the question is in a list, open it from there.`}
     </Alert>
   );
 }
 
+/** Why a question shown from a list cannot be loaded or changed on its own. */
+function readOnlyReason(id: string, copies: Question[] | null, copy: number): string | null {
+  const shownId = `“${truncateText(id, 200)}”`;
+  if (copies)
+    return `The server sent ${copies.length} questions with the id ${shownId} in this list; this is number ${copy}. Actions name a question by its id, so the server could not tell them apart: none of them can be answered or changed here. Tell whoever runs the agent platform.`;
+  if (!isPlausibleId(id))
+    return `Its id ${shownId} cannot be sent to the server in a web address, so this question cannot be refreshed, answered or changed here. Tell whoever runs the agent platform.`;
+  return null;
+}
+
 function QuestionPanel({
   id,
+  copies,
+  copy,
   nextId,
   onOpen,
 }: {
   id: string;
+  copies: Question[] | null;
+  copy: number;
   nextId: string | null;
   onOpen: (id: string) => void;
 }) {
@@ -52,9 +75,10 @@ function QuestionPanel({
   const { pollIntervalMs } = useRuntimeConfig();
   const { state: session } = useSession();
   const plausible = isPlausibleId(id);
+  const readOnly = readOnlyReason(id, copies, copy);
   const detail = useQuery({
     ...queries.detail(id),
-    enabled: plausible && session === 'active',
+    enabled: readOnly === null && session === 'active',
     placeholderData: () => findCachedQuestion(queryClient, id),
     refetchInterval: pollIntervalMs,
   });
@@ -64,10 +88,33 @@ function QuestionPanel({
     if (gone) forgetQuestion(queryClient, id);
   }, [gone, id, queryClient]);
 
-  if (!plausible) return <NotFound />;
+  if (readOnly !== null) {
+    const question = copies
+      ? (copies[copy - 1] ?? copies[0])
+      : (detail.data ?? findCachedQuestion(queryClient, id));
+    return question ? (
+      <QuestionDetail
+        question={question}
+        gone={false}
+        readOnly={readOnly}
+        nextId={nextId}
+        onOpen={onOpen}
+      />
+    ) : (
+      <NotFound id={id} askable={plausible} />
+    );
+  }
   if (detail.data)
-    return <QuestionDetail question={detail.data} gone={gone} nextId={nextId} onOpen={onOpen} />;
-  if (gone) return <NotFound />;
+    return (
+      <QuestionDetail
+        question={detail.data}
+        gone={gone}
+        readOnly={null}
+        nextId={nextId}
+        onOpen={onOpen}
+      />
+    );
+  if (gone) return <NotFound id={id} askable />;
   if (detail.isError)
     return (
       <LoadFailed
@@ -89,15 +136,20 @@ function QuestionPanel({
 
 export interface QuestionDrawerProps {
   id: string | null;
+  /** Every record with this id in the list, when there are several (a faulty server). */
+  copies: Question[] | null;
+  /** Which of them was clicked (1 for the first). */
+  copy: number;
   nextId: string | null;
   onClose: () => void;
   onOpen: (id: string) => void;
 }
 
-export function QuestionDrawer({ id, nextId, onClose, onOpen }: QuestionDrawerProps) {
+export function QuestionDrawer({ id, copies, copy, nextId, onClose, onOpen }: QuestionDrawerProps) {
   // Keep the last question on screen while the drawer slides out.
   const [shownId, setShownId] = useState(id);
   if (id !== null && id !== shownId) setShownId(id);
+  useCoveringLayer(id !== null);
 
   return (
     <Drawer
@@ -113,7 +165,11 @@ export function QuestionDrawer({ id, nextId, onClose, onOpen }: QuestionDrawerPr
     >
       <SessionEndedAlert />
       {shownId !== null && (
-        <QuestionPanel key={shownId} id={shownId} nextId={nextId} onOpen={onOpen} />
+        // Anything in the question that fails to render is caught here at the latest, so the
+        // drawer (and its close button) stays.
+        <PartBoundary key={`${shownId}\u0000${copy}`} what="This question">
+          <QuestionPanel id={shownId} copies={copies} copy={copy} nextId={nextId} onOpen={onOpen} />
+        </PartBoundary>
       )}
     </Drawer>
   );

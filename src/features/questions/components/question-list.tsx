@@ -45,8 +45,28 @@ export interface QuestionListProps {
   newIds: ReadonlySet<string>;
   draftIds: ReadonlySet<string>;
   openId: string | undefined;
+  /** Which of several records with the open id is open (1 for the first). */
+  openCopy: number;
   search: string;
   ref?: Ref<QuestionListHandle>;
+}
+
+/**
+ * For a list with duplicate ids only: each record's place among those with its id (1, 2, …).
+ * Row links are by id, so the row's number goes with the click, and the drawer opens that record.
+ */
+function copyNumbers(questions: Question[]): Map<Question, number> | null {
+  const seen = new Map<string, number>();
+  let copies: Map<Question, number> | null = null;
+  for (const question of questions) {
+    const copy = (seen.get(question.id) ?? 0) + 1;
+    seen.set(question.id, copy);
+    if (copy > 1) {
+      copies ??= new Map();
+      copies.set(question, copy);
+    }
+  }
+  return copies;
 }
 
 function rowLink(list: HTMLElement | null, id: string): HTMLElement | null {
@@ -82,6 +102,7 @@ export const QuestionList = memo(function QuestionList({
   newIds,
   draftIds,
   openId,
+  openCopy,
   search,
   ref,
 }: QuestionListProps) {
@@ -93,17 +114,23 @@ export const QuestionList = memo(function QuestionList({
     if (frame.current?.querySelector('[data-question-id]')) markOnce('qi:list-rendered');
   });
   const listHref = useHref(QUESTIONS_PATH);
-  const renderRow: RenderRow = (question, as) => (
-    <QuestionRow
-      key={question.id}
-      as={as}
-      question={question}
-      isNew={newIds.has(question.id)}
-      hasDraft={draftIds.has(question.id)}
-      isOpen={question.id === openId}
-      href={questionHref(listHref, question.id, search)}
-    />
-  );
+  const copies = useMemo(() => copyNumbers(questions), [questions]);
+  const renderRow: RenderRow = (question, as) => {
+    const copy = copies?.get(question) ?? 1;
+    return (
+      <QuestionRow
+        // Two records with one id (a faulty server) are two rows: a key each.
+        key={copy === 1 ? question.id : `${question.id}\u0000${copy}`}
+        as={as}
+        question={question}
+        copy={copy}
+        isNew={newIds.has(question.id)}
+        hasDraft={draftIds.has(question.id)}
+        isOpen={question.id === openId && copy === openCopy}
+        href={questionHref(listHref, question.id, search)}
+      />
+    );
+  };
   return (
     <div ref={frame}>
       {questions.length >= VIRTUALIZE_FROM ? (
@@ -135,12 +162,14 @@ function useRowLinkClicks(search: string) {
         event.button === 0 && !event.metaKey && !event.altKey && !event.ctrlKey && !event.shiftKey;
       if (!plain || event.defaultPrevented || !(event.target instanceof Element)) return;
       const link = event.target.closest('a[data-row-link]');
-      const id = link?.closest<HTMLElement>('[data-question-id]')?.dataset.questionId;
+      const row = link?.closest<HTMLElement>('[data-question-id]');
+      const id = row?.dataset.questionId;
       if (!link || id === undefined) return;
       event.preventDefault();
+      const copy = Number(row?.dataset.copy ?? 1);
       latest.current.navigate(
         { pathname: questionPath(id), search: latest.current.search },
-        { state: { fromList: true } },
+        { state: copy > 1 ? { fromList: true, copy } : { fromList: true } },
       );
     };
     node.addEventListener('click', onClick);

@@ -5,11 +5,14 @@ import { TimeAgo } from '@/components/time-ago';
 import type { Question } from '../api/schemas';
 import { useOverdue } from '../hooks/use-overdue';
 import { isAskHuman, isNotApplicable, resultSummary } from '../utils/status';
-import { truncateText } from '../utils/text';
+import { repeatKeys, truncateText } from '../utils/text';
 import badge from './badge.module.css';
 import { Countdown } from './countdown';
 import classes from './question-row.module.css';
 import { StatusBadge } from './status-badge';
+
+/** Tags shown in a row; the rest are counted ("+4,990"): one record must not make a row pages tall. */
+export const ROW_TAGS = 10;
 
 export interface QuestionRowProps {
   question: Question;
@@ -21,6 +24,8 @@ export interface QuestionRowProps {
    * view). A plain link: the list opens the drawer in the app on a click (see question-list.tsx).
    */
   href: string;
+  /** Its place among records with the same id (1 unless the server sent duplicates). */
+  copy?: number;
   /** `div` inside a virtualized list's own `<li>` slot. */
   as?: 'li' | 'div';
 }
@@ -31,17 +36,21 @@ export const QuestionRow = memo(function QuestionRow({
   hasDraft,
   isOpen,
   href,
+  copy = 1,
   as: Element = 'li',
 }: QuestionRowProps) {
   const overdue = useOverdue(question);
   const closed = question.status !== 'pending' || overdue;
   const summary = resultSummary(question);
+  const rowTags = question.tags.slice(0, ROW_TAGS);
+  const tagKeys = repeatKeys(rowTags);
   // Status, tags, user and countdown describe the row's link for screen readers.
   const domId = `q-${useId()}`;
   return (
     <Element
       className={classes.row}
       data-question-id={question.id}
+      data-copy={copy > 1 ? copy : undefined}
       data-open={isOpen || undefined}
       data-closed={closed || undefined}
     >
@@ -59,11 +68,17 @@ export const QuestionRow = memo(function QuestionRow({
             {truncateText(question.toolName, 60)}
           </span>
         )}
-        {question.tags.map((tag) => (
-          <span key={tag} className={`${badge.badge} ${badge.light}`} data-color="gray">
+        {rowTags.map((tag, index) => (
+          <span key={tagKeys[index]} className={`${badge.badge} ${badge.light}`} data-color="gray">
             {truncateText(tag, 60)}
           </span>
         ))}
+        {question.tags.length > ROW_TAGS && (
+          <span className={`${badge.badge} ${badge.outline}`} data-testid="more-tags">
+            +{(question.tags.length - ROW_TAGS).toLocaleString('en')}
+            <span className="visually-hidden"> more tags</span>
+          </span>
+        )}
       </div>
       <a
         href={href}

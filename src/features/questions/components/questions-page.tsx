@@ -2,7 +2,7 @@ import { Alert, Button, Group, Paper, Text, Title } from '@mantine/core';
 import { useDocumentTitle, useHotkeys } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
-import { useLocation, useNavigate, useParams } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { LoadBoundary, lazyPart } from '@/components/load-boundary';
 import { isSignedOut } from '@/lib/api-client';
 import { useNow } from '@/lib/clock';
@@ -15,7 +15,7 @@ import { useInboxData } from '../hooks/use-inbox-data';
 import { useInboxFilters, useSearchText } from '../hooks/use-inbox-filters';
 import { useNewArrivals } from '../hooks/use-new-arrivals';
 import { applyFilters, facetValues, hasNarrowingFilters } from '../utils/filters';
-import { questionPath } from '../utils/paths';
+import { questionIdFromPath, questionPath } from '../utils/paths';
 import { displayStatus } from '../utils/status';
 import { InboxToolbar } from './inbox-toolbar';
 import { ListEmpty, ListFailed, ListFilteredOut, ListLoading } from './list-states';
@@ -43,9 +43,9 @@ export function QuestionsPage() {
   // Set once the first rows are committed; the secondary lists wait for it.
   const [viewShown, setViewShown] = useState(false);
   const { view, pending, all, counts } = useInboxData(filters.status, viewShown);
-  const { id: openId } = useParams();
   const navigate = useNavigate();
   const location = useLocation();
+  const openId = questionIdFromPath(location.pathname);
   const draftIds = useDraftIds();
   const { newIds, markSeen, markAllSeen } = useNewArrivals(pending.data?.questions);
   const searchRef = useRef<HTMLInputElement>(null);
@@ -113,6 +113,14 @@ export function QuestionsPage() {
     if (fromList && window.history.length > 1) navigate(-1);
     else navigate({ pathname: '/questions', search }, { replace: true });
   }, [location.state, navigate, search]);
+
+  // Several records with the open id in this list (a faulty server): the drawer shows the one
+  // whose row was clicked (its place among them travels in the history state).
+  const openCopies = useMemo(
+    () => (openId === undefined ? [] : visible.filter((q) => q.id === openId)),
+    [visible, openId],
+  );
+  const openCopy = (location.state as { copy?: number } | null)?.copy ?? 1;
 
   const clampIndex = (index: number) => Math.min(visibleIds.length - 1, Math.max(0, index));
 
@@ -217,6 +225,7 @@ export function QuestionsPage() {
               newIds={newIds}
               draftIds={draftIds}
               openId={openId}
+              openCopy={openCopy}
               search={search}
             />
           )}
@@ -281,6 +290,8 @@ export function QuestionsPage() {
         {drawerUsed && (
           <QuestionDrawer
             id={openId ?? null}
+            copies={openCopies.length > 1 ? openCopies : null}
+            copy={openCopy}
             nextId={neighbourOfOpen(1)}
             onClose={closeDrawer}
             onOpen={switchTo}

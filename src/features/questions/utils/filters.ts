@@ -1,3 +1,4 @@
+import { jsonText } from '@/lib/bounded-json';
 import { type Question, type QuestionStatus, questionStatuses } from '../api/schemas';
 
 export type StatusFilter = QuestionStatus | 'all';
@@ -69,7 +70,7 @@ function haystack(question: Question): string {
       question.toolName,
       question.id,
       question.answerFormat ?? '',
-      question.result ? JSON.stringify(question.result) : '',
+      question.result ? jsonText(question.result, { maxChars: 20_000 }).text : '',
     ]
       .join('\n')
       .toLocaleLowerCase();

@@ -1,3 +1,4 @@
+import { jsonText } from '@/lib/bounded-json';
 import { ASK_HUMAN, type Question, type QuestionStatus } from '../api/schemas';
 
 /** What the reviewer should see: a pending question past `expires_at` is expired, sweep or not. */
@@ -44,7 +45,7 @@ export function resultSummary(question: Question): string | null {
   if (isNotApplicable(question)) return 'Not applicable';
   const answer = answerText(question);
   if (answer !== null && Object.keys(question.result).length === 1) return answer;
-  return JSON.stringify(question.result);
+  return jsonText(question.result, { maxChars: 400 }).text;
 }
 
 /** Warning under an hour, danger under five minutes. */

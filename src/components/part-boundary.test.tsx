@@ -1,0 +1,28 @@
+import { render, screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { AppMantineProvider } from '@/app/mantine-provider';
+import { PartBoundary } from './part-boundary';
+
+function Broken(): never {
+  throw new RangeError('Maximum call stack size exceeded');
+}
+
+describe('PartBoundary', () => {
+  it('names the part that failed and leaves the rest of the screen', () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    render(
+      <AppMantineProvider env="test">
+        <p>The rest of the question</p>
+        <PartBoundary what="The arguments of this question">
+          <Broken />
+        </PartBoundary>
+      </AppMantineProvider>,
+    );
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'The arguments of this question could not be shown',
+    );
+    expect(screen.getByRole('alert')).not.toHaveTextContent('downloaded');
+    expect(screen.getByText('The rest of the question')).toBeInTheDocument();
+    vi.restoreAllMocks();
+  });
+});
