@@ -17,18 +17,18 @@ import { Link, useLocation } from 'react-router';
 import { JsonBlock } from '@/components/json-block';
 import { TimeAgo } from '@/components/time-ago';
 import { formatExact } from '@/lib/format-time';
-import { isActionOn } from '../api/mutations';
-import type { Question } from '../api/schemas';
-import { useDraft } from '../hooks/use-drafts';
-import { useOverdue } from '../hooks/use-overdue';
-import { questionPath } from '../utils/paths';
-import { answerText, isAskHuman, isNotApplicable, statusLabels } from '../utils/status';
-import { formatBytes } from '../utils/text';
+import { isActionOn } from '../../api/mutations';
+import type { Question } from '../../api/schemas';
+import { useDraft } from '../../hooks/use-drafts';
+import { useOverdue } from '../../hooks/use-overdue';
+import { questionPath } from '../../utils/paths';
+import { answerText, isAskHuman, isNotApplicable, statusLabels } from '../../utils/status';
+import { formatBytes } from '../../utils/text';
+import { Countdown } from '../shared/countdown';
+import { StatusBadge } from '../shared/status-badge';
 import { AnswerForm, type AnswerMode } from './answer-form';
 import { ConfirmAction } from './confirm-action';
-import { Countdown } from './countdown';
 import classes from './question-detail.module.css';
-import { StatusBadge } from './status-badge';
 
 const LONG_TEXT = 20_000;
 

@@ -13,9 +13,9 @@ import { SessionEndedAlert } from '@/components/session-ended-alert';
 import { useRuntimeConfig } from '@/config/runtime-config';
 import { isApiError } from '@/lib/api-client';
 import { useSession } from '@/lib/session-store';
-import { findCachedQuestion, forgetQuestion } from '../api/cache';
-import { useQuestionQueries } from '../api/queries';
-import { LoadFailed } from './list-states';
+import { findCachedQuestion, forgetQuestion } from '../../api/cache';
+import { useQuestionQueries } from '../../api/queries';
+import { LoadFailed } from '../list/list-states';
 import { QuestionDetail } from './question-detail';
 
 /** Ids come from the URL: anything that cannot be an id is "not found" without asking the server. */
