@@ -14,12 +14,11 @@ import {
   parseValidFor,
   quickAnswers,
 } from '../../utils/answer-format';
+import type { AnswerMode } from '../../utils/question-policy';
 import { answerText, isNotApplicable } from '../../utils/status';
 import { ActionError } from './action-error';
 import classes from './answer-form.module.css';
 import { DraftStatus } from './draft-status';
-
-export type AnswerMode = 'answer' | 'edit' | 'json';
 
 export interface AnswerFormProps {
   question: Question;

@@ -20,13 +20,14 @@ import { formatExact } from '@/lib/format-time';
 import { isActionOn } from '../../api/mutations';
 import type { Question } from '../../api/schemas';
 import { useDraft } from '../../hooks/use-drafts';
-import { useOverdue } from '../../hooks/use-overdue';
+import { useStatusNow } from '../../hooks/use-status-now';
 import { questionPath } from '../../utils/paths';
-import { answerText, isAskHuman, isNotApplicable, statusLabels } from '../../utils/status';
+import { describeChange, questionPolicy, questionVersion } from '../../utils/question-policy';
+import { answerText, isAskHuman, isNotApplicable } from '../../utils/status';
 import { formatBytes } from '../../utils/text';
 import { Countdown } from '../shared/countdown';
 import { StatusBadge } from '../shared/status-badge';
-import { AnswerForm, type AnswerMode } from './answer-form';
+import { AnswerForm } from './answer-form';
 import { ConfirmAction } from './confirm-action';
 import classes from './question-detail.module.css';
 
@@ -48,47 +49,6 @@ function QuestionText({ text }: { text: string }) {
       )}
     </Stack>
   );
-}
-
-/** A snapshot of what a question is on the server, to notice when someone else changes it. */
-function fingerprint(question: Question): string {
-  return `${question.status}|${JSON.stringify(question.result)}|${question.supersededBy ?? ''}`;
-}
-
-function describeChange(question: Question): string {
-  switch (question.status) {
-    case 'resolved': {
-      if (isNotApplicable(question)) return 'Someone else marked this question not applicable.';
-      const answer = answerText(question);
-      return answer !== null
-        ? `Answered by someone else: “${answer}”`
-        : 'Resolved by someone else.';
-    }
-    case 'cancelled':
-      return 'Someone else cancelled this question.';
-    case 'expired':
-      return 'This question expired before it was answered.';
-    case 'superseded':
-      return 'A newer answer to the same question replaced this one.';
-    case 'pending':
-      return 'This question changed on the server.';
-  }
-}
-
-function closedExplanation(question: Question, overdue: boolean): string | null {
-  if (question.status === 'pending' && overdue) {
-    return 'This question has expired: its time ran out, so it no longer takes answers and the agent has stopped waiting.';
-  }
-  switch (question.status) {
-    case 'expired':
-      return 'This question expired without an answer; the agent stopped waiting for it.';
-    case 'cancelled':
-      return 'This question was cancelled; the agent gets no answer for it.';
-    case 'superseded':
-      return 'A newer answer to the same question replaced this one, so it can no longer be changed here.';
-    default:
-      return null;
-  }
 }
 
 function CurrentResult({ question }: { question: Question }) {
@@ -168,62 +128,34 @@ export interface QuestionDetailProps {
   onOpen: (id: string) => void;
 }
 
-/** Which form and which buttons the drawer shows; frozen while an action is in flight. */
-interface Layout {
-  mode: AnswerMode | null;
-  closedReason: string | null;
-  canCancel: boolean;
-  canMarkNotApplicable: boolean;
-}
-
-function layoutFor(question: Question, gone: boolean, overdue: boolean, hasDraft: boolean): Layout {
-  const askHuman = isAskHuman(question);
-  const closed =
-    gone || overdue || (question.status !== 'pending' && question.status !== 'resolved');
-  const closedReason = closed
-    ? ((gone
-        ? 'This question no longer exists on the server.'
-        : closedExplanation(question, overdue)) ?? 'closed')
-    : null;
-  let mode: AnswerMode | null;
-  if (question.status === 'pending') mode = askHuman ? 'answer' : 'json';
-  else if (question.status === 'resolved') mode = askHuman ? 'edit' : null;
-  else mode = askHuman ? 'answer' : 'json';
-  // A closed question shows the form only to keep the reviewer's draft visible and copyable.
-  if (closedReason !== null && !hasDraft) mode = null;
-  return {
-    mode,
-    closedReason,
-    canCancel: closedReason === null && question.status === 'pending',
-    canMarkNotApplicable: closedReason === null && askHuman,
-  };
-}
-
 export function QuestionDetail({ question, gone, nextId, onOpen }: QuestionDetailProps) {
-  const overdue = useOverdue(question);
   const acting = useIsMutating({ predicate: isActionOn(question.id) }) > 0;
+  const hasDraft = useDraft(question.id).draft !== null;
+  const policy = questionPolicy(question, useStatusNow(question), { gone, hasDraft });
+  const askHuman = isAskHuman(question);
+
+  // What changed since the reviewer last saw the question: the outcomes of their own actions
+  // are not news, and neither is what they acknowledged with "Got it".
   const ownResults = useMutationState<string>({
     filters: { predicate: isActionOn(question.id), status: 'success' },
-    select: (mutation) => fingerprint(mutation.state.data as Question),
+    select: (mutation) => questionVersion(mutation.state.data as Question),
   });
-  const [known, setKnown] = useState(() => new Set([fingerprint(question)]));
-  const current = fingerprint(question);
-  // The reviewer's own results are remembered here too: the mutation cache forgets them after a while.
-  const ownNew = ownResults.filter((result) => !known.has(result));
-  if (ownNew.length > 0) setKnown(new Set([...known, ...ownNew]));
-  const changedElsewhere = !acting && !known.has(current) && !ownResults.includes(current);
-  const askHuman = isAskHuman(question);
-  const hasDraft = useDraft(question.id).draft !== null;
-  const explanation = gone
-    ? 'This question no longer exists on the server.'
-    : closedExplanation(question, overdue);
+  const own = ownResults.includes(questionVersion(question));
+  const [seen, setSeen] = useState(question);
+  // Remembered here too: the mutation cache forgets the reviewer's own results after a while.
+  useEffect(() => {
+    if (own) setSeen(question);
+  }, [own, question]);
+  const change = acting || own ? null : describeChange(seen, question);
 
   // While an action is in flight the optimistic record already shows its outcome; the form stays
-  // as it was, so its spinner and its error land where the reviewer clicked.
-  const live = layoutFor(question, gone, overdue, hasDraft);
-  const [stable, setStable] = useState(live);
-  if (!acting && JSON.stringify(stable) !== JSON.stringify(live)) setStable(live);
-  const { mode, closedReason, canCancel, canMarkNotApplicable } = acting ? stable : live;
+  // as it was, so its spinner and its error land where the reviewer clicked. (Offers keep their
+  // identity while unchanged, so this runs only when what is offered changes.)
+  const [idleOffer, setIdleOffer] = useState(policy.offer);
+  useEffect(() => {
+    if (!acting) setIdleOffer(policy.offer);
+  }, [acting, policy.offer]);
+  const { mode, closedReason, canCancel, canMarkNotApplicable } = acting ? idleOffer : policy.offer;
   const canAct = closedReason === null;
   const statusLine = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -236,7 +168,7 @@ export function QuestionDetail({ question, gone, nextId, onOpen }: QuestionDetai
   return (
     <Stack gap="lg">
       <Group gap="sm" wrap="wrap" ref={statusLine} tabIndex={-1} className={classes.statusLine}>
-        <StatusBadge question={question} overdue={overdue} size="lg" />
+        <StatusBadge status={policy.status} size="lg" />
         {question.status === 'pending' && question.expiresAt !== null && (
           <Countdown expiresAt={question.expiresAt} size="md" />
         )}
@@ -249,7 +181,7 @@ export function QuestionDetail({ question, gone, nextId, onOpen }: QuestionDetai
 
       <QuestionText text={question.questionText} />
 
-      {changedElsewhere && (
+      {change !== null && (
         <Alert
           color="grape"
           variant="light"
@@ -259,7 +191,7 @@ export function QuestionDetail({ question, gone, nextId, onOpen }: QuestionDetai
         >
           <Stack gap="xs">
             <Text size="sm" className={classes.answer}>
-              {describeChange(question)}
+              {change}
             </Text>
             {hasDraft && (
               <Text size="sm">
@@ -271,7 +203,7 @@ export function QuestionDetail({ question, gone, nextId, onOpen }: QuestionDetai
                 size="compact-sm"
                 variant="light"
                 color="grape"
-                onClick={() => setKnown((set) => new Set(set).add(current))}
+                onClick={() => setSeen(question)}
               >
                 Got it
               </Button>
@@ -280,19 +212,15 @@ export function QuestionDetail({ question, gone, nextId, onOpen }: QuestionDetai
         </Alert>
       )}
 
-      {explanation && (
+      {policy.closed && (
         <Alert
           color={gone ? 'red' : 'gray'}
           variant="light"
           role="note"
-          title={
-            gone
-              ? 'Not found'
-              : `${statusLabels[overdue ? 'expired' : question.status]}: no actions`
-          }
+          title={policy.closed.title}
         >
           <Stack gap={4}>
-            <Text size="sm">{explanation}</Text>
+            <Text size="sm">{policy.closed.explanation}</Text>
             {question.supersededBy && (
               <SupersededLink id={question.supersededBy} size="sm">
                 Open the question that superseded it
@@ -321,7 +249,7 @@ export function QuestionDetail({ question, gone, nextId, onOpen }: QuestionDetai
           busy={acting}
         />
       )}
-      {question.status === 'resolved' && !askHuman && (
+      {policy.finalResult && (
         <Text size="sm" c="dimmed">
           The result of a {question.toolName} call cannot be changed once sent.
         </Text>

@@ -3,7 +3,8 @@ import { IconPencil } from '@tabler/icons-react';
 import { memo, useId } from 'react';
 import { TimeAgo } from '@/components/time-ago';
 import type { Question } from '../../api/schemas';
-import { useOverdue } from '../../hooks/use-overdue';
+import { useStatusNow } from '../../hooks/use-status-now';
+import { displayStatus } from '../../utils/question-policy';
 import { isAskHuman, isNotApplicable, resultSummary } from '../../utils/status';
 import { truncateText } from '../../utils/text';
 import badge from '../shared/badge.module.css';
@@ -33,8 +34,8 @@ export const QuestionRow = memo(function QuestionRow({
   href,
   as: Element = 'li',
 }: QuestionRowProps) {
-  const overdue = useOverdue(question);
-  const closed = question.status !== 'pending' || overdue;
+  const status = displayStatus(question, useStatusNow(question));
+  const closed = status !== 'pending';
   const summary = resultSummary(question);
   // Status, tags, user and countdown describe the row's link for screen readers.
   const domId = `q-${useId()}`;
@@ -46,7 +47,7 @@ export const QuestionRow = memo(function QuestionRow({
       data-closed={closed || undefined}
     >
       <div className={classes.top} id={`${domId}-top`}>
-        <StatusBadge question={question} overdue={overdue} />
+        <StatusBadge status={status} />
         {isNew && <span className={`${badge.badge} ${badge.filled} ${badge.upper}`}>New</span>}
         {hasDraft && (
           <span className={`${badge.badge} ${badge.outline} ${badge.upper}`}>
@@ -60,7 +61,7 @@ export const QuestionRow = memo(function QuestionRow({
           </span>
         )}
         {question.tags.map((tag) => (
-          <span key={tag} className={`${badge.badge} ${badge.light}`} data-color="gray">
+          <span key={tag} className={`${badge.badge} ${badge.light}`}>
             {truncateText(tag, 60)}
           </span>
         ))}
