@@ -15,7 +15,7 @@ import { isApiError } from '@/lib/api-client';
 import { useSession } from '@/lib/session-store';
 import { findCachedQuestion, forgetQuestion } from '../../api/cache';
 import { useQuestionQueries } from '../../api/queries';
-import { LoadFailed } from '../list/list-states';
+import { LoadFailed } from '../shared/load-failed';
 import { QuestionDetail } from './question-detail';
 
 /** Ids come from the URL: anything that cannot be an id is "not found" without asking the server. */
