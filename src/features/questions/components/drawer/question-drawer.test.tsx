@@ -1,9 +1,13 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { getMockApi, mockControl } from '@/test/mock-api';
 import { refreshNow, renderApp } from '@/test/render';
 import { demoIds } from '../../../../../mock/seed';
 import { NOT_APPLICABLE_ANSWER } from '../../api/schemas';
+
+// The drawer is a lazy chunk: its first import compiles it (and Mantine's drawer) on demand, which
+// on a busy machine takes longer than a query's one-second wait. Done once here, outside the tests.
+beforeAll(() => import('./question-drawer'), 30_000);
 
 type Call = Record<string, unknown> & { status: string; result: Record<string, unknown> | null };
 
