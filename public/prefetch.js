@@ -18,6 +18,7 @@
       // Token mode needs the reviewer's key first; only the list page shows a list.
       if (!settings || settings.auth?.mode === 'token') return null;
       const path = location.pathname.slice(new URL(base).pathname.length);
+      // The inbox route of src/config/routes.ts (INBOX_ROUTE); src/app/prefetch.test.ts checks they agree.
       if (!/^questions(\/[^/]*)?\/?$/.test(path)) return null;
       const asked = new URLSearchParams(location.search).get('status');
       const status = statuses.includes(asked) ? asked : 'pending';

@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { LoadBoundary, lazyPart } from '@/components/load-boundary';
+import { QUESTIONS_PATH } from '@/config/routes';
 import { isSignedOut } from '@/lib/api-client';
 import { useNow } from '@/lib/clock';
 import { describeError } from '@/lib/describe-error';
@@ -111,7 +112,7 @@ export function QuestionsPage() {
   const closeDrawer = useCallback(() => {
     const fromList = (location.state as { fromList?: boolean } | null)?.fromList;
     if (fromList && window.history.length > 1) navigate(-1);
-    else navigate({ pathname: '/questions', search }, { replace: true });
+    else navigate({ pathname: QUESTIONS_PATH, search }, { replace: true });
   }, [location.state, navigate, search]);
 
   const clampIndex = (index: number) => Math.min(visibleIds.length - 1, Math.max(0, index));

@@ -1,5 +1,4 @@
-/** The list's route; each question's drawer is below it. */
-export const QUESTIONS_PATH = '/questions';
+import { QUESTIONS_PATH } from '@/config/routes';
 
 /** The drawer route of one question; ids come from agents and the URL, so they are encoded. */
 export function questionPath(id: string): string {
