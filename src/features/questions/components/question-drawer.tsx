@@ -109,7 +109,6 @@ export function QuestionDrawer({ id, nextId, onClose, onOpen }: QuestionDrawerPr
       returnFocus={false}
       closeButtonProps={{ 'aria-label': 'Close question' }}
       transitionProps={{ duration: 150 }}
-      classNames={{ title: 'drawer-title' }}
     >
       <SessionEndedAlert />
       {shownId !== null && (
