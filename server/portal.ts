@@ -3,6 +3,9 @@ import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { type Context, Hono } from 'hono';
 import { proxy } from 'hono/proxy';
+import { compress } from './compress';
+import { mountHealth } from './health';
+import { servePrecompressed } from './precompressed';
 
 export interface Upstream {
   /** Root of a real Reflexio server, e.g. `https://reflexio.internal`; `/api/...` is appended. */
@@ -107,6 +110,9 @@ export function createPortalApp(options: PortalOptions): Hono {
     return null;
   };
 
+  app.use('*', compress());
+  mountHealth(app, basePath);
+
   app.use('*', async (c, next) => {
     await next();
     c.header('X-Content-Type-Options', 'nosniff');
@@ -173,6 +179,7 @@ export function createPortalApp(options: PortalOptions): Hono {
     );
   });
 
+  app.get('*', servePrecompressed({ root: distDir, toFilePath: stripBase }));
   app.get(
     '*',
     serveStatic({

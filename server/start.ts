@@ -5,10 +5,14 @@ import { fileURLToPath } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 import { createMockBackend, type MockBackend } from '../mock/app';
 import { createPortalApp, normalizeBasePath, type Upstream } from './portal';
+import { withRequestLog } from './request-log';
+import { closeGracefullyOnSignals } from './shutdown';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dev = process.argv.includes('--dev');
 const env = process.env;
+// The compiled server (`npm run serve`, dist-server/start.js) never builds: it runs without Vite.
+const production = process.argv.includes('--production') || env.NODE_ENV === 'production';
 
 const port = Number(env.PORT ?? 5173);
 const host = env.HOST ?? 'localhost';
@@ -69,7 +73,11 @@ function mockFromEnv(): MockBackend {
 async function main() {
   const upstream = upstreamFromEnv();
   const mock = upstream ? undefined : mockFromEnv();
-  if (!dev) await buildIfNeeded();
+  if (production && !existsSync(path.join(distDir, 'index.html'))) {
+    console.error(`No built portal in ${distDir}: run \`npm run build\` first.`);
+    process.exit(1);
+  }
+  if (!dev && !production) await buildIfNeeded();
 
   const app = createPortalApp({
     basePath: dev ? '/' : basePath,
@@ -101,7 +109,7 @@ async function main() {
     };
   }
 
-  const server = createServer(handler);
+  const server = createServer(dev ? handler : withRequestLog(handler));
   server.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EADDRINUSE') {
       console.error(
@@ -122,13 +130,7 @@ async function main() {
     console.log(`  Backend: ${backend}\n`);
   });
 
-  const stop = () => {
-    mock?.close();
-    server.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  closeGracefullyOnSignals(server, { beforeClose: () => mock?.close() });
 }
 
 void main();
