@@ -91,7 +91,12 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['mock/**/*.test.ts', 'server/**/*.test.ts', 'bench/**/*.test.ts'],
+          include: [
+            'mock/**/*.test.ts',
+            'server/**/*.test.ts',
+            'bench/**/*.test.ts',
+            'demo/**/*.test.ts',
+          ],
         },
       },
       {
