@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 import { createMockBackend, type MockBackend } from '../mock/app';
+import { createSourceMocks, type SourceMocks } from '../mock/sources';
 import { createPortalApp, normalizeBasePath, type Upstream } from './portal';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -66,6 +67,23 @@ function mockFromEnv(): MockBackend {
   });
 }
 
+/** The Vertesia and Bilby mocks at `vertesia/…` and `bilby/…`, with the Reflexio mock's settings. */
+function sourceMocksFromEnv(mountedAt: string): SourceMocks {
+  const simulatorSeconds = Number(env.MOCK_SIMULATOR_SECONDS ?? 20);
+  const common = {
+    apiKey: env.MOCK_API_KEY || null,
+    seed: env.MOCK_SEED === 'empty' ? ('empty' as const) : ('demo' as const),
+    latencyMs: Number(env.MOCK_LATENCY_MS ?? 150) || 0,
+  };
+  // Each asks at a third of the Reflexio rate, so the demo list does not grow three times as fast.
+  const simulatorIntervalMs = Number.isFinite(simulatorSeconds) ? simulatorSeconds * 3000 : 0;
+  return createSourceMocks({
+    basePath: mountedAt,
+    vertesia: { ...common, simulatorIntervalMs },
+    bilby: { ...common, simulatorIntervalMs },
+  });
+}
+
 async function main() {
   const upstream = upstreamFromEnv();
   const mock = upstream ? undefined : mockFromEnv();
@@ -88,7 +106,11 @@ async function main() {
         .filter(Boolean),
     ],
   });
-  const honoListener = getRequestListener(app.fetch);
+  // Seam: the other systems' mocks answer their own prefixes before the portal app sees a request.
+  const sourceMocks = sourceMocksFromEnv(dev ? '/' : basePath);
+  const honoListener = getRequestListener(
+    (request, env) => sourceMocks.route(request, env) ?? app.fetch(request, env),
+  );
 
   let handler: (req: IncomingMessage, res: ServerResponse) => void = honoListener;
   if (dev) {
@@ -96,7 +118,9 @@ async function main() {
     const vite = await createViteServer({ root, server: { middlewareMode: true }, appType: 'spa' });
     handler = (req, res) => {
       const url = req.url ?? '/';
-      if (url.startsWith('/api') || url.startsWith('/__mock')) honoListener(req, res);
+      const toServer =
+        url.startsWith('/api') || url.startsWith('/__mock') || sourceMocks.handles(url);
+      if (toServer) honoListener(req, res);
       else vite.middlewares(req, res);
     };
   }
@@ -124,6 +148,7 @@ async function main() {
 
   const stop = () => {
     mock?.close();
+    sourceMocks.close();
     server.close();
     process.exit(0);
   };
