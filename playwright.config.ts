@@ -46,6 +46,12 @@ export default defineConfig({
     url: `http://localhost:${port}/config.json`,
     reuseExistingServer: !process.env.CI,
     timeout: 120_000,
-    env: { PORT: String(port), MOCK_SIMULATOR_SECONDS: '0', MOCK_LATENCY_MS: '0' },
+    // Some journeys seed 1 MB records through the mock, past the default 1 MB body cap.
+    env: {
+      PORT: String(port),
+      MOCK_SIMULATOR_SECONDS: '0',
+      MOCK_LATENCY_MS: '0',
+      MAX_BODY_BYTES: String(8 * 1024 * 1024),
+    },
   },
 });
