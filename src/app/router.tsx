@@ -1,6 +1,6 @@
 import { Component, type ReactNode } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
-import { QuestionsPage } from '@/features/questions/components/questions-page';
+import { QuestionsPage } from '@/features/questions/components/list/questions-page';
 import { AppLayout } from './app-layout';
 import { NotFoundPage } from './not-found-page';
 import { RouteError } from './route-error';

@@ -1,7 +1,7 @@
 import { useId } from 'react';
-import type { StatusCounts } from '../hooks/use-inbox-data';
-import { type StatusFilter as Status, statusFilters } from '../utils/filters';
-import { statusLabels } from '../utils/status';
+import type { StatusCounts } from '../../hooks/use-inbox-data';
+import { type StatusFilter as Status, statusFilters } from '../../utils/filters';
+import { statusLabels } from '../../utils/status';
 import classes from './status-filter.module.css';
 
 const filterLabels: Record<Status, string> = { ...statusLabels, all: 'All' };

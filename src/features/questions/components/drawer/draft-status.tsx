@@ -1,6 +1,6 @@
 import { Button, Group, Text } from '@mantine/core';
 import { TimeAgo } from '@/components/time-ago';
-import type { DraftState } from '../hooks/use-drafts';
+import type { DraftState } from '../../hooks/use-drafts';
 
 export function DraftStatus({
   draft,

@@ -18,8 +18,8 @@ import {
   type WindowVirtualizerHandle,
 } from 'virtua';
 import { markOnce } from '@/lib/perf-marks';
-import type { Question } from '../api/schemas';
-import { QUESTIONS_PATH, questionHref, questionPath } from '../utils/paths';
+import type { Question } from '../../api/schemas';
+import { QUESTIONS_PATH, questionHref, questionPath } from '../../utils/paths';
 import { QuestionRow } from './question-row';
 import classes from './questions-page.module.css';
 

@@ -2,8 +2,8 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getMockApi, mockControl } from '@/test/mock-api';
 import { refreshNow, renderApp } from '@/test/render';
-import { demoIds } from '../../../../mock/seed';
-import { NOT_APPLICABLE_ANSWER } from '../api/schemas';
+import { demoIds } from '../../../../../mock/seed';
+import { NOT_APPLICABLE_ANSWER } from '../../api/schemas';
 
 type Call = Record<string, unknown> & { status: string; result: Record<string, unknown> | null };
 

@@ -2,7 +2,7 @@ import { Alert, Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mant
 import { IconAlertTriangle, IconFilterOff, IconInbox } from '@tabler/icons-react';
 import { isSignedOut } from '@/lib/api-client';
 import { describeError } from '@/lib/describe-error';
-import type { StatusFilter } from '../utils/filters';
+import type { StatusFilter } from '../../utils/filters';
 
 export function ListLoading() {
   return (

@@ -4,18 +4,18 @@ import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } fr
 import { isApiError } from '@/lib/api-client';
 import { useClock, useHasPassed, useNow } from '@/lib/clock';
 import { describeSeconds, formatDuration } from '@/lib/format-time';
-import { useResolveQuestion, useUpdateAnswer } from '../api/mutations';
-import type { Question } from '../api/schemas';
-import { useDraft } from '../hooks/use-drafts';
+import { useResolveQuestion, useUpdateAnswer } from '../../api/mutations';
+import type { Question } from '../../api/schemas';
+import { useDraft } from '../../hooks/use-drafts';
 import {
   checkAnswer,
   checkJsonResult,
   MAX_ANSWER_LENGTH,
   parseValidFor,
   quickAnswers,
-} from '../utils/answer-format';
-import { answerText, isNotApplicable } from '../utils/status';
-import { formatBytes } from '../utils/text';
+} from '../../utils/answer-format';
+import { answerText, isNotApplicable } from '../../utils/status';
+import { formatBytes } from '../../utils/text';
 import { ActionError } from './action-error';
 import classes from './answer-form.module.css';
 import { DraftStatus } from './draft-status';

@@ -8,15 +8,15 @@ import { isSignedOut } from '@/lib/api-client';
 import { useNow } from '@/lib/clock';
 import { describeError } from '@/lib/describe-error';
 import { markFirstScreenShown, whenIdle } from '@/lib/idle';
-import { LIST_LIMIT, questionKeys } from '../api/queries';
-import type { Question } from '../api/schemas';
-import { useDraftIds } from '../hooks/use-drafts';
-import { useInboxData } from '../hooks/use-inbox-data';
-import { useInboxFilters, useSearchText } from '../hooks/use-inbox-filters';
-import { useNewArrivals } from '../hooks/use-new-arrivals';
-import { applyFilters, facetValues, hasNarrowingFilters } from '../utils/filters';
-import { questionIdFromPath, questionPath } from '../utils/paths';
-import { displayStatus } from '../utils/status';
+import { LIST_LIMIT, questionKeys } from '../../api/queries';
+import type { Question } from '../../api/schemas';
+import { useDraftIds } from '../../hooks/use-drafts';
+import { useInboxData } from '../../hooks/use-inbox-data';
+import { useInboxFilters, useSearchText } from '../../hooks/use-inbox-filters';
+import { useNewArrivals } from '../../hooks/use-new-arrivals';
+import { applyFilters, facetValues, hasNarrowingFilters } from '../../utils/filters';
+import { questionIdFromPath, questionPath } from '../../utils/paths';
+import { displayStatus } from '../../utils/status';
 import { InboxToolbar } from './inbox-toolbar';
 import { ListEmpty, ListFailed, ListFilteredOut, ListLoading } from './list-states';
 import { QuestionList, type QuestionListHandle } from './question-list';
@@ -25,8 +25,12 @@ import { UnreadableRecords } from './unreadable-records';
 
 // The drawer (with the answer forms) and the shortcuts dialog are not needed to show the list: they
 // load in their own chunks, the drawer's as soon as the list is on screen so a click opens it at once.
-const QuestionDrawer = lazyPart(() => import('./question-drawer').then((m) => m.QuestionDrawer));
-const ShortcutsHelp = lazyPart(() => import('./shortcuts-help').then((m) => m.ShortcutsHelp));
+const QuestionDrawer = lazyPart(() =>
+  import('../drawer/question-drawer').then((m) => m.QuestionDrawer),
+);
+const ShortcutsHelp = lazyPart(() =>
+  import('../drawer/shortcuts-help').then((m) => m.ShortcutsHelp),
+);
 
 const NO_QUESTIONS: Question[] = [];
 

@@ -1,8 +1,8 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
-import { useCancelQuestion, useMarkNotApplicable } from '../api/mutations';
-import { NOT_APPLICABLE_ANSWER, type Question } from '../api/schemas';
+import { useCancelQuestion, useMarkNotApplicable } from '../../api/mutations';
+import { NOT_APPLICABLE_ANSWER, type Question } from '../../api/schemas';
 import { ActionError } from './action-error';
 
 const specs = {

@@ -1,7 +1,7 @@
 import { Alert, List, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
-import type { UnreadableRecord } from '../api/schemas';
-import { truncateText } from '../utils/text';
+import type { UnreadableRecord } from '../../api/schemas';
+import { truncateText } from '../../utils/text';
 
 /** Records the server sent that failed the schema: flagged, so nothing disappears unseen. */
 export function UnreadableRecords({ records }: { records: UnreadableRecord[] }) {

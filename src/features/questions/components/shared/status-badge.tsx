@@ -1,5 +1,5 @@
-import type { Question, QuestionStatus } from '../api/schemas';
-import { statusColors, statusLabels } from '../utils/status';
+import type { Question, QuestionStatus } from '../../api/schemas';
+import { statusColors, statusLabels } from '../../utils/status';
 import classes from './badge.module.css';
 
 /**

@@ -2,14 +2,14 @@ import { Text } from '@mantine/core';
 import { IconPencil } from '@tabler/icons-react';
 import { memo, useId } from 'react';
 import { TimeAgo } from '@/components/time-ago';
-import type { Question } from '../api/schemas';
-import { useOverdue } from '../hooks/use-overdue';
-import { isAskHuman, isNotApplicable, resultSummary } from '../utils/status';
-import { repeatKeys, truncateText } from '../utils/text';
-import badge from './badge.module.css';
-import { Countdown } from './countdown';
+import type { Question } from '../../api/schemas';
+import { useOverdue } from '../../hooks/use-overdue';
+import { isAskHuman, isNotApplicable, resultSummary } from '../../utils/status';
+import { repeatKeys, truncateText } from '../../utils/text';
+import badge from '../shared/badge.module.css';
+import { Countdown } from '../shared/countdown';
+import { StatusBadge } from '../shared/status-badge';
 import classes from './question-row.module.css';
-import { StatusBadge } from './status-badge';
 
 /** Tags shown in a row; the rest are counted ("+4,990"): one record must not make a row pages tall. */
 export const ROW_TAGS = 10;

@@ -1,7 +1,7 @@
 import { useLayoutEffect, useMemo, useRef } from 'react';
 import { useClock } from '@/lib/clock';
 import { formatDuration, formatExact } from '@/lib/format-time';
-import { urgency } from '../utils/status';
+import { urgency } from '../../utils/status';
 import classes from './countdown.module.css';
 
 const sizes = { xs: classes.xs, sm: classes.sm, md: classes.md };

@@ -1,7 +1,7 @@
 import { IconSearch, IconSelector, IconX } from '@tabler/icons-react';
 import { type ChangeEvent, memo, type Ref } from 'react';
-import type { StatusCounts } from '../hooks/use-inbox-data';
-import { type InboxFilters, MAX_QUERY_LENGTH, type SortOrder } from '../utils/filters';
+import type { StatusCounts } from '../../hooks/use-inbox-data';
+import { type InboxFilters, MAX_QUERY_LENGTH, type SortOrder } from '../../utils/filters';
 import classes from './inbox-toolbar.module.css';
 import { RefreshIndicator, type RefreshIndicatorProps } from './refresh-indicator';
 import { StatusFilter } from './status-filter';

@@ -15,11 +15,11 @@ import { useRuntimeConfig } from '@/config/runtime-config';
 import { isApiError } from '@/lib/api-client';
 import { useCoveringLayer } from '@/lib/covering-layer';
 import { useSession } from '@/lib/session-store';
-import { findCachedQuestion, forgetQuestion } from '../api/cache';
-import { useQuestionQueries } from '../api/queries';
-import type { Question } from '../api/schemas';
-import { truncateText } from '../utils/text';
-import { LoadFailed } from './list-states';
+import { findCachedQuestion, forgetQuestion } from '../../api/cache';
+import { useQuestionQueries } from '../../api/queries';
+import type { Question } from '../../api/schemas';
+import { truncateText } from '../../utils/text';
+import { LoadFailed } from '../list/list-states';
 import { QuestionDetail } from './question-detail';
 
 /**
