@@ -1,5 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 
+// Reflexio's statuses. The portal's own list (statusMeta in src/features/questions/utils/
+// question-policy.ts) is not imported: the mock stays independent of the portal on purpose, and a
+// unit test there checks the two agree.
 export const CALL_STATUSES = ['pending', 'resolved', 'expired', 'superseded', 'cancelled'] as const;
 export type CallStatus = (typeof CALL_STATUSES)[number];
 

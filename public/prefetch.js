@@ -5,6 +5,8 @@
 // would ask for it (src/app/prefetch.ts takes both over; src/app/prefetch.test.ts checks that the
 // two agree). If anything here fails or does not match, the app simply asks again itself.
 (() => {
+  // The status filters: statusMeta's statuses (src/features/questions/utils/question-policy.ts)
+  // and 'all'. A plain script cannot import them; src/app/prefetch.test.ts checks they agree.
   const statuses = ['pending', 'resolved', 'expired', 'superseded', 'cancelled', 'all'];
   const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
   const onlyKeys = (value, keys) => Object.keys(value).every((key) => keys.includes(key));

@@ -4,6 +4,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseRuntimeConfig } from '@/config/runtime-config';
 import { createQuestionQueries } from '@/features/questions/api/queries';
 import { createReflexioSource } from '@/features/questions/api/requests';
+import { statusFilters } from '@/features/questions/utils/filters';
+import { statusMeta } from '@/features/questions/utils/question-policy';
 import { createApiClient } from '@/lib/api-client';
 import { withPrefetchedList } from './prefetch';
 import { apiRootUrl } from './services';
@@ -66,6 +68,12 @@ afterEach(() => {
 });
 
 describe('public/prefetch.js', () => {
+  it('knows the same status filters as the app', () => {
+    const listed = /const statuses = (\[[^\]]*\]);/.exec(script)?.[1];
+    expect(JSON.parse((listed ?? '[]').replaceAll("'", '"'))).toEqual(statusFilters);
+    expect(statusFilters).toEqual([...Object.keys(statusMeta), 'all']);
+  });
+
   it.each([
     ['/questions', {}, 'pending'],
     [

@@ -14,13 +14,12 @@ import {
   parseValidFor,
   quickAnswers,
 } from '../../utils/answer-format';
+import type { AnswerMode } from '../../utils/question-policy';
 import { answerText, isNotApplicable } from '../../utils/status';
 import { formatBytes } from '../../utils/text';
 import { ActionError } from './action-error';
 import classes from './answer-form.module.css';
 import { DraftStatus } from './draft-status';
-
-export type AnswerMode = 'answer' | 'edit' | 'json';
 
 export interface AnswerFormProps {
   question: Question;

@@ -17,19 +17,19 @@ import { Link, useLocation } from 'react-router';
 import { JsonBlock } from '@/components/json-block';
 import { PartBoundary } from '@/components/part-boundary';
 import { TimeAgo } from '@/components/time-ago';
-import { jsonText } from '@/lib/bounded-json';
 import { formatExact } from '@/lib/format-time';
 import { isActionOn } from '../../api/mutations';
 import type { Question } from '../../api/schemas';
 import { useDraft } from '../../hooks/use-drafts';
-import { useOverdue } from '../../hooks/use-overdue';
+import { useStatusNow } from '../../hooks/use-status-now';
 import { questionPath } from '../../utils/paths';
-import { answerText, isAskHuman, isNotApplicable, statusLabels } from '../../utils/status';
+import { describeChange, questionPolicy, questionVersion } from '../../utils/question-policy';
+import { answerText, isAskHuman, isNotApplicable } from '../../utils/status';
 import { formatBytes, repeatKeys, truncateText } from '../../utils/text';
 import badge from '../shared/badge.module.css';
 import { Countdown } from '../shared/countdown';
 import { StatusBadge } from '../shared/status-badge';
-import { AnswerForm, type AnswerMode } from './answer-form';
+import { AnswerForm } from './answer-form';
 import { ConfirmAction } from './confirm-action';
 import classes from './question-detail.module.css';
 
@@ -83,11 +83,7 @@ function Tags({ tags }: { tags: string[] }) {
   return (
     <Group gap={4}>
       {shown.map((tag, index) => (
-        <span
-          key={keys[index]}
-          className={`${badge.badge} ${badge.light} ${classes.tag}`}
-          data-color="gray"
-        >
+        <span key={keys[index]} className={`${badge.badge} ${badge.light} ${classes.tag}`}>
           {truncateText(tag, 200)}
         </span>
       ))}
@@ -107,58 +103,6 @@ function Tags({ tags }: { tags: string[] }) {
 
 /** "Show all" stops here: 10,000 badges are as many as a page can lay out at once. */
 const ALL_TAGS = 10_000;
-
-const fingerprints = new WeakMap<Question, string>();
-
-/** A snapshot of what a question is on the server, to notice when someone else changes it. */
-function fingerprint(question: Question): string {
-  let known = fingerprints.get(question);
-  if (known === undefined) {
-    // Bounded: a result can be nested thousands of levels deep (JSON.stringify would throw) or
-    // megabytes long. A change past the first 20,000 characters still shows: every answer and
-    // edit sets resolved_at anew.
-    const result = jsonText(question.result, { maxDepth: 20, maxChars: 20_000 }).text;
-    known = `${question.status}|${question.resolvedAt}|${result}|${question.supersededBy ?? ''}`;
-    fingerprints.set(question, known);
-  }
-  return known;
-}
-
-function describeChange(question: Question): string {
-  switch (question.status) {
-    case 'resolved': {
-      if (isNotApplicable(question)) return 'Someone else marked this question not applicable.';
-      const answer = answerText(question);
-      return answer !== null
-        ? `Answered by someone else: “${truncateText(answer, 500)}”`
-        : 'Resolved by someone else.';
-    }
-    case 'cancelled':
-      return 'Someone else cancelled this question.';
-    case 'expired':
-      return 'This question expired before it was answered.';
-    case 'superseded':
-      return 'A newer answer to the same question replaced this one.';
-    case 'pending':
-      return 'This question changed on the server.';
-  }
-}
-
-function closedExplanation(question: Question, overdue: boolean): string | null {
-  if (question.status === 'pending' && overdue) {
-    return 'This question has expired: its time ran out, so it no longer takes answers and the agent has stopped waiting.';
-  }
-  switch (question.status) {
-    case 'expired':
-      return 'This question expired without an answer; the agent stopped waiting for it.';
-    case 'cancelled':
-      return 'This question was cancelled; the agent gets no answer for it.';
-    case 'superseded':
-      return 'A newer answer to the same question replaced this one, so it can no longer be changed here.';
-    default:
-      return null;
-  }
-}
 
 function CurrentResult({ question }: { question: Question }) {
   if (!question.result) return null;
@@ -243,73 +187,34 @@ export interface QuestionDetailProps {
   onOpen: (id: string) => void;
 }
 
-/** Which form and which buttons the drawer shows; frozen while an action is in flight. */
-interface Layout {
-  mode: AnswerMode | null;
-  closedReason: string | null;
-  canCancel: boolean;
-  canMarkNotApplicable: boolean;
-}
-
-function layoutFor(
-  question: Question,
-  gone: boolean,
-  readOnly: string | null,
-  overdue: boolean,
-  hasDraft: boolean,
-): Layout {
-  const askHuman = isAskHuman(question);
-  const closed =
-    gone ||
-    readOnly !== null ||
-    overdue ||
-    (question.status !== 'pending' && question.status !== 'resolved');
-  const closedReason = closed
-    ? (readOnly ??
-      (gone
-        ? 'This question no longer exists on the server.'
-        : closedExplanation(question, overdue)) ??
-      'closed')
-    : null;
-  let mode: AnswerMode | null;
-  if (question.status === 'pending') mode = askHuman ? 'answer' : 'json';
-  else if (question.status === 'resolved') mode = askHuman ? 'edit' : null;
-  else mode = askHuman ? 'answer' : 'json';
-  // A closed question shows the form only to keep the reviewer's draft visible and copyable.
-  if (closedReason !== null && !hasDraft) mode = null;
-  return {
-    mode,
-    closedReason,
-    canCancel: closedReason === null && question.status === 'pending',
-    canMarkNotApplicable: closedReason === null && askHuman,
-  };
-}
-
 export function QuestionDetail({ question, gone, readOnly, nextId, onOpen }: QuestionDetailProps) {
-  const overdue = useOverdue(question);
   const acting = useIsMutating({ predicate: isActionOn(question.id) }) > 0;
+  const hasDraft = useDraft(question.id).draft !== null;
+  const policy = questionPolicy(question, useStatusNow(question), { gone, hasDraft, readOnly });
+  const askHuman = isAskHuman(question);
+
+  // What changed since the reviewer last saw the question: the outcomes of their own actions
+  // are not news, and neither is what they acknowledged with "Got it".
   const ownResults = useMutationState<string>({
     filters: { predicate: isActionOn(question.id), status: 'success' },
-    select: (mutation) => fingerprint(mutation.state.data as Question),
+    select: (mutation) => questionVersion(mutation.state.data as Question),
   });
-  const [known, setKnown] = useState(() => new Set([fingerprint(question)]));
-  const current = fingerprint(question);
-  // The reviewer's own results are remembered here too: the mutation cache forgets them after a while.
-  const ownNew = ownResults.filter((result) => !known.has(result));
-  if (ownNew.length > 0) setKnown(new Set([...known, ...ownNew]));
-  const changedElsewhere = !acting && !known.has(current) && !ownResults.includes(current);
-  const askHuman = isAskHuman(question);
-  const hasDraft = useDraft(question.id).draft !== null;
-  const explanation =
-    readOnly ??
-    (gone ? 'This question no longer exists on the server.' : closedExplanation(question, overdue));
+  const own = ownResults.includes(questionVersion(question));
+  const [seen, setSeen] = useState(question);
+  // Remembered here too: the mutation cache forgets the reviewer's own results after a while.
+  useEffect(() => {
+    if (own) setSeen(question);
+  }, [own, question]);
+  const change = acting || own ? null : describeChange(seen, question);
 
   // While an action is in flight the optimistic record already shows its outcome; the form stays
-  // as it was, so its spinner and its error land where the reviewer clicked.
-  const live = layoutFor(question, gone, readOnly, overdue, hasDraft);
-  const [stable, setStable] = useState(live);
-  if (!acting && JSON.stringify(stable) !== JSON.stringify(live)) setStable(live);
-  const { mode, closedReason, canCancel, canMarkNotApplicable } = acting ? stable : live;
+  // as it was, so its spinner and its error land where the reviewer clicked. (Offers keep their
+  // identity while unchanged, so this runs only when what is offered changes.)
+  const [idleOffer, setIdleOffer] = useState(policy.offer);
+  useEffect(() => {
+    if (!acting) setIdleOffer(policy.offer);
+  }, [acting, policy.offer]);
+  const { mode, closedReason, canCancel, canMarkNotApplicable } = acting ? idleOffer : policy.offer;
   const canAct = closedReason === null;
   const statusLine = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -322,7 +227,7 @@ export function QuestionDetail({ question, gone, readOnly, nextId, onOpen }: Que
   return (
     <Stack gap="lg">
       <Group gap="sm" wrap="wrap" ref={statusLine} tabIndex={-1} className={classes.statusLine}>
-        <StatusBadge question={question} overdue={overdue} size="lg" />
+        <StatusBadge status={policy.status} size="lg" />
         {question.status === 'pending' && question.expiresAt !== null && (
           <Countdown expiresAt={question.expiresAt} size="md" />
         )}
@@ -337,7 +242,7 @@ export function QuestionDetail({ question, gone, readOnly, nextId, onOpen }: Que
         <QuestionText text={question.questionText} />
       </PartBoundary>
 
-      {changedElsewhere && (
+      {change !== null && (
         <Alert
           color="grape"
           variant="light"
@@ -347,7 +252,7 @@ export function QuestionDetail({ question, gone, readOnly, nextId, onOpen }: Que
         >
           <Stack gap="xs">
             <Text size="sm" className={classes.answer}>
-              {describeChange(question)}
+              {change}
             </Text>
             {hasDraft && (
               <Text size="sm">
@@ -359,7 +264,7 @@ export function QuestionDetail({ question, gone, readOnly, nextId, onOpen }: Que
                 size="compact-sm"
                 variant="light"
                 color="grape"
-                onClick={() => setKnown((set) => new Set(set).add(current))}
+                onClick={() => setSeen(question)}
               >
                 Got it
               </Button>
@@ -368,21 +273,15 @@ export function QuestionDetail({ question, gone, readOnly, nextId, onOpen }: Que
         </Alert>
       )}
 
-      {explanation && (
+      {policy.closed && (
         <Alert
           color={gone ? 'red' : readOnly ? 'orange' : 'gray'}
           variant="light"
           role="note"
-          title={
-            readOnly
-              ? 'Shown from the list only: no actions'
-              : gone
-                ? 'Not found'
-                : `${statusLabels[overdue ? 'expired' : question.status]}: no actions`
-          }
+          title={policy.closed.title}
         >
           <Stack gap={4}>
-            <Text size="sm">{explanation}</Text>
+            <Text size="sm">{policy.closed.explanation}</Text>
             {question.supersededBy && (
               <SupersededLink id={question.supersededBy} size="sm">
                 Open the question that superseded it
@@ -415,7 +314,7 @@ export function QuestionDetail({ question, gone, readOnly, nextId, onOpen }: Que
           />
         </PartBoundary>
       )}
-      {question.status === 'resolved' && !askHuman && (
+      {policy.finalResult && (
         <Text size="sm" c="dimmed">
           The result of a {question.toolName} call cannot be changed once sent.
         </Text>

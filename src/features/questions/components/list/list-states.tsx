@@ -3,6 +3,7 @@ import { IconAlertTriangle, IconFilterOff, IconInbox } from '@tabler/icons-react
 import { isSignedOut } from '@/lib/api-client';
 import { describeError } from '@/lib/describe-error';
 import type { StatusFilter } from '../../utils/filters';
+import { filterMeta } from '../../utils/question-policy';
 
 export function ListLoading() {
   return (
@@ -21,32 +22,8 @@ export function ListLoading() {
   );
 }
 
-const emptyText: Record<StatusFilter, { title: string; body: string }> = {
-  pending: {
-    title: 'No questions are waiting',
-    body: 'No agent is blocked on a person right now. New questions appear here on their own.',
-  },
-  resolved: { title: 'No answered questions', body: 'Answered questions show up here.' },
-  expired: {
-    title: 'No expired questions',
-    body: 'Questions nobody answered in time show up here.',
-  },
-  superseded: {
-    title: 'No superseded questions',
-    body: 'Answers replaced by newer ones show up here.',
-  },
-  cancelled: {
-    title: 'No cancelled questions',
-    body: 'Questions cancelled without an answer show up here.',
-  },
-  all: {
-    title: 'No questions yet',
-    body: 'When an agent asks a person something, it appears here.',
-  },
-};
-
 export function ListEmpty({ status }: { status: StatusFilter }) {
-  const text = emptyText[status];
+  const text = filterMeta(status).emptyList;
   return (
     <Stack align="center" gap="xs" py={48} px="md" ta="center" data-testid="list-empty">
       <IconInbox size={40} stroke={1.4} aria-hidden />

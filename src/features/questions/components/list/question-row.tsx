@@ -3,7 +3,8 @@ import { IconPencil } from '@tabler/icons-react';
 import { memo, useId } from 'react';
 import { TimeAgo } from '@/components/time-ago';
 import type { Question } from '../../api/schemas';
-import { useOverdue } from '../../hooks/use-overdue';
+import { useStatusNow } from '../../hooks/use-status-now';
+import { displayStatus } from '../../utils/question-policy';
 import { isAskHuman, isNotApplicable, resultSummary } from '../../utils/status';
 import { repeatKeys, truncateText } from '../../utils/text';
 import badge from '../shared/badge.module.css';
@@ -39,8 +40,8 @@ export const QuestionRow = memo(function QuestionRow({
   copy = 1,
   as: Element = 'li',
 }: QuestionRowProps) {
-  const overdue = useOverdue(question);
-  const closed = question.status !== 'pending' || overdue;
+  const status = displayStatus(question, useStatusNow(question));
+  const closed = status !== 'pending';
   const summary = resultSummary(question);
   const rowTags = question.tags.slice(0, ROW_TAGS);
   const tagKeys = repeatKeys(rowTags);
@@ -55,7 +56,7 @@ export const QuestionRow = memo(function QuestionRow({
       data-closed={closed || undefined}
     >
       <div className={classes.top} id={`${domId}-top`}>
-        <StatusBadge question={question} overdue={overdue} />
+        <StatusBadge status={status} />
         {isNew && <span className={`${badge.badge} ${badge.filled} ${badge.upper}`}>New</span>}
         {hasDraft && (
           <span className={`${badge.badge} ${badge.outline} ${badge.upper}`}>
@@ -69,7 +70,7 @@ export const QuestionRow = memo(function QuestionRow({
           </span>
         )}
         {rowTags.map((tag, index) => (
-          <span key={tagKeys[index]} className={`${badge.badge} ${badge.light}`} data-color="gray">
+          <span key={tagKeys[index]} className={`${badge.badge} ${badge.light}`}>
             {truncateText(tag, 60)}
           </span>
         ))}

@@ -16,7 +16,7 @@ import { useInboxFilters, useSearchText } from '../../hooks/use-inbox-filters';
 import { useNewArrivals } from '../../hooks/use-new-arrivals';
 import { applyFilters, facetValues, hasNarrowingFilters } from '../../utils/filters';
 import { questionIdFromPath, questionPath } from '../../utils/paths';
-import { displayStatus } from '../../utils/status';
+import { displayStatus } from '../../utils/question-policy';
 import { InboxToolbar } from './inbox-toolbar';
 import { ListEmpty, ListFailed, ListFilteredOut, ListLoading } from './list-states';
 import { QuestionList, type QuestionListHandle } from './question-list';

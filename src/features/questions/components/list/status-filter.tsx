@@ -1,10 +1,8 @@
 import { useId } from 'react';
 import type { StatusCounts } from '../../hooks/use-inbox-data';
 import { type StatusFilter as Status, statusFilters } from '../../utils/filters';
-import { statusLabels } from '../../utils/status';
+import { filterMeta } from '../../utils/question-policy';
 import classes from './status-filter.module.css';
-
-const filterLabels: Record<Status, string> = { ...statusLabels, all: 'All' };
 
 function countLabel(count: StatusCounts[Status]): string {
   if (!count) return '';
@@ -38,7 +36,7 @@ export function StatusFilter({
             // Hidden but focusable: the label is what you see and click.
             className="visually-hidden"
           />
-          {filterLabels[status]}
+          {filterMeta(status).label}
           {countLabel(counts[status])}
         </label>
       ))}

@@ -1,27 +1,34 @@
-import type { Question, QuestionStatus } from '../../api/schemas';
-import { statusColors, statusLabels } from '../../utils/status';
+import type { CSSProperties } from 'react';
+import type { QuestionStatus } from '../../api/schemas';
+import { statusMeta } from '../../utils/question-policy';
 import classes from './badge.module.css';
 
-/**
- * Colour plus the status word; a pending question past its expiry (`overdue`, from the caller's
- * `useOverdue`) reads "Expired" at once.
- */
+// The colour comes from statusMeta: the badge's CSS reads these two variables. Set through the
+// CSSOM by React, which the page's CSP (style-src 'self') allows; one object per status.
+const colours = Object.fromEntries(
+  Object.entries(statusMeta).map(([status, { color }]) => [
+    status,
+    {
+      '--badge-bg': `var(--mantine-color-${color}-light)`,
+      '--badge-fg': `var(--mantine-color-${color}-light-color)`,
+    } as CSSProperties,
+  ]),
+) as Record<QuestionStatus, CSSProperties>;
+
+/** Colour plus the status word, of the status the reviewer sees (`displayStatus`). */
 export function StatusBadge({
-  question,
-  overdue,
+  status,
   size = 'sm',
 }: {
-  question: Question;
-  overdue: boolean;
+  status: QuestionStatus;
   size?: 'sm' | 'lg';
 }) {
-  const status: QuestionStatus = overdue ? 'expired' : question.status;
   return (
     <span
       className={`status-badge ${classes.badge} ${classes.light} ${classes.upper} ${size === 'lg' ? classes.lg : ''}`}
-      data-color={statusColors[status]}
+      style={colours[status]}
     >
-      {statusLabels[status]}
+      {statusMeta[status].label}
     </span>
   );
 }
