@@ -1,9 +1,9 @@
-import { Alert, Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { IconAlertTriangle, IconFilterOff, IconInbox } from '@tabler/icons-react';
+import { Button, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { IconFilterOff, IconInbox } from '@tabler/icons-react';
 import { isSignedOut } from '@/lib/api-client';
-import { describeError } from '@/lib/describe-error';
 import type { StatusFilter } from '../../utils/filters';
 import { filterMeta } from '../../utils/question-policy';
+import { LoadFailed } from '../shared/load-failed';
 
 export function ListLoading() {
   return (
@@ -49,44 +49,6 @@ export function ListFilteredOut({ onClear }: { onClear: () => void }) {
         Clear filters
       </Button>
     </Stack>
-  );
-}
-
-/** A read that failed, with the server's reason and "Try again" (nothing when signed out: that has its own alert). */
-export function LoadFailed({
-  what,
-  error,
-  onRetry,
-  retrying,
-}: {
-  /** "Questions", "This question": the sentence's subject. */
-  what: string;
-  error: unknown;
-  onRetry: () => void;
-  retrying: boolean;
-}) {
-  // A signed-out session is explained once, app-wide, with its own way forward.
-  if (isSignedOut(error)) return null;
-  const { title, message } = describeError(error);
-  return (
-    <Alert
-      color="red"
-      variant="light"
-      icon={<IconAlertTriangle aria-hidden />}
-      title={title}
-      role="alert"
-    >
-      <Stack gap="sm">
-        <Text size="sm">
-          {what} could not be loaded. {message}
-        </Text>
-        <Group>
-          <Button size="xs" color="red" variant="filled" onClick={onRetry} loading={retrying}>
-            Try again
-          </Button>
-        </Group>
-      </Stack>
-    </Alert>
   );
 }
 
