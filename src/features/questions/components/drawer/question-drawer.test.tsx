@@ -5,6 +5,10 @@ import { refreshNow, renderApp } from '@/test/render';
 import { demoIds } from '../../../../../mock/seed';
 import { NOT_APPLICABLE_ANSWER } from '../../api/schemas';
 
+// The drawer is a lazy chunk: its first import compiles it (and Mantine's drawer) on demand, which
+// on a busy machine takes longer than a query's one-second wait. Done once here, outside the tests.
+beforeAll(() => import('./question-drawer'), 30_000);
+
 type Call = Record<string, unknown> & { status: string; result: Record<string, unknown> | null };
 
 async function mockCall(id: string): Promise<Call> {
