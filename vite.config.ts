@@ -4,6 +4,7 @@ import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 const src = fileURLToPath(new URL('./src', import.meta.url));
+const mock = fileURLToPath(new URL('./mock', import.meta.url));
 
 const COMPILE_HINT = '//# allFunctionsCalledOnLoad\n';
 
@@ -85,13 +86,20 @@ export default defineConfig({
     },
   },
   test: {
+    // Tests start the mock backend in-process; the build has no @mock alias, so portal code cannot.
+    alias: { '@mock': mock },
     projects: [
       {
         extends: true,
         test: {
           name: 'node',
           environment: 'node',
-          include: ['mock/**/*.test.ts', 'server/**/*.test.ts', 'bench/**/*.test.ts'],
+          include: [
+            'mock/**/*.test.ts',
+            'server/**/*.test.ts',
+            'bench/**/*.test.ts',
+            'lint/**/*.test.ts',
+          ],
         },
       },
       {

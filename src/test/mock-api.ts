@@ -1,7 +1,7 @@
+import { createMockBackend, type MockBackend } from '@mock/app';
+import { createManualClock } from '@mock/clock';
 import { http } from 'msw';
 import { setupServer } from 'msw/node';
-import { createMockBackend, type MockBackend } from '../../mock/app';
-import { createManualClock } from '../../mock/clock';
 
 /** Where the web tests' API lives; MSW hands every request for it to the real mock backend app. */
 export const TEST_ORIGIN = 'http://localhost:3000';

@@ -1,7 +1,9 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import type { ReactNode } from 'react';
 import { type Location, MemoryRouter, useLocation } from 'react-router';
 import { AppProviders } from '@/app/app';
+import { AppMantineProvider } from '@/app/mantine-provider';
 import { AppRoutes } from '@/app/router';
 import { createServices } from '@/app/services';
 import { type RuntimeConfig, runtimeConfigSchema } from '@/config/runtime-config';
@@ -72,4 +74,9 @@ export async function refreshNow(user: ReturnType<typeof userEvent.setup>) {
   const button = screen.getByRole('button', { name: 'Refresh now' });
   await waitFor(() => expect(button).toBeEnabled());
   await user.click(button);
+}
+
+/** `ui` in the portal's Mantine theme and nothing else: for shared components that need no app around them. */
+export function renderInTheme(ui: ReactNode) {
+  return render(<AppMantineProvider env="test">{ui}</AppMantineProvider>);
 }

@@ -1,8 +1,8 @@
+import { demoIds } from '@mock/seed';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { getMockApi, mockControl } from '@/test/mock-api';
 import { refreshNow, renderApp } from '@/test/render';
-import { demoIds } from '../../../../mock/seed';
 
 async function inject(fault: Record<string, unknown>) {
   getMockApi();

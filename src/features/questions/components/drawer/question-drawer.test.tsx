@@ -1,8 +1,8 @@
+import { demoIds } from '@mock/seed';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getMockApi, mockControl } from '@/test/mock-api';
 import { refreshNow, renderApp } from '@/test/render';
-import { demoIds } from '../../../../../mock/seed';
 import { NOT_APPLICABLE_ANSWER } from '../../api/schemas';
 
 // The drawer is a lazy chunk: its first import compiles it (and Mantine's drawer) on demand, which
