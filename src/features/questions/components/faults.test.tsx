@@ -1,24 +1,13 @@
 import { demoIds } from '@mock/seed';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { listRows, openDrawer } from '@/test/inbox';
 import { getMockApi, mockControl } from '@/test/mock-api';
 import { refreshNow, renderApp } from '@/test/render';
 
 async function inject(fault: Record<string, unknown>) {
   getMockApi();
   await mockControl('faults', { count: 1, ...fault });
-}
-
-async function listRows() {
-  const list = await screen.findByRole('list', { name: 'Questions' });
-  return within(list).getAllByRole('listitem');
-}
-
-async function openDrawer(id: string) {
-  const app = renderApp({ route: `/questions/${id}` });
-  const dialog = await screen.findByRole('dialog', { name: 'Question' });
-  await within(dialog).findByTestId('question-text');
-  return { ...app, dialog };
 }
 
 describe('loading the list fails', () => {

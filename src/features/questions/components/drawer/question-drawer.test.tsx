@@ -1,6 +1,7 @@
 import { demoIds } from '@mock/seed';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { findRow, mockCall, openDrawer, rowOf } from '@/test/inbox';
 import { getMockApi, mockControl } from '@/test/mock-api';
 import { refreshNow, renderApp } from '@/test/render';
 import { NOT_APPLICABLE_ANSWER } from '../../api/schemas';
@@ -9,39 +10,15 @@ import { NOT_APPLICABLE_ANSWER } from '../../api/schemas';
 // on a busy machine takes longer than a query's one-second wait. Done once here, outside the tests.
 beforeAll(() => import('./question-drawer'), 30_000);
 
-type Call = Record<string, unknown> & { status: string; result: Record<string, unknown> | null };
-
-async function mockCall(id: string): Promise<Call> {
-  const state = (await mockControl('state', undefined, 'GET')) as { calls: Call[] };
-  return state.calls.find((call) => call.id === id) as Call;
-}
-
-// The drawer is a lazily loaded chunk; its first import (transformed on demand here) can take
-// longer than a findBy waits on a busy machine, and is not what these tests are about.
-beforeAll(async () => {
-  await import('./question-drawer');
-});
-
-async function openDrawer(id: string, options: Parameters<typeof renderApp>[0] = {}) {
-  const app = renderApp({ route: `/questions/${id}`, ...options });
-  const dialog = await screen.findByRole('dialog', { name: 'Question' });
-  await within(dialog).findByTestId('question-text');
-  return { ...app, dialog };
-}
-
 /** The status word on the drawer's badge. */
 function badge(dialog: HTMLElement): string | null | undefined {
   return dialog.querySelector('.status-badge')?.textContent;
 }
 
-function rowOf(id: string) {
-  return document.querySelector<HTMLElement>(`[data-question-id="${id}"]`);
-}
-
 describe('answering a pending question', () => {
   it('sends {"result": {"answer": …}} trimmed, updates list and drawer, and confirms', async () => {
     const { dialog, user } = await openDrawer(demoIds.pendingYesNo);
-    await waitFor(() => expect(rowOf(demoIds.pendingYesNo)).not.toBeNull());
+    await waitFor(() => expect(findRow(demoIds.pendingYesNo)).not.toBeNull());
     await user.type(
       within(dialog).getByRole('textbox', { name: 'Answer' }),
       '  Yes, issue the credit note  ',
@@ -56,7 +33,7 @@ describe('answering a pending question', () => {
       'Yes, issue the credit note',
     );
     // The pending list no longer holds it.
-    expect(rowOf(demoIds.pendingYesNo)).toBeNull();
+    expect(findRow(demoIds.pendingYesNo)).toBeNull();
     // Now it can be edited, pre-filled.
     expect(within(dialog).getByRole('textbox', { name: 'Answer' })).toHaveValue(
       'Yes, issue the credit note',
@@ -110,7 +87,7 @@ describe('answering a pending question', () => {
   it('shows the change at once and rolls it back when the server refuses', async () => {
     getMockApi();
     const { dialog, user } = await openDrawer(demoIds.pendingYesNo);
-    await waitFor(() => expect(rowOf(demoIds.pendingYesNo)).not.toBeNull());
+    await waitFor(() => expect(findRow(demoIds.pendingYesNo)).not.toBeNull());
     await mockControl('faults', {
       kind: 'status',
       status: 500,
@@ -122,13 +99,13 @@ describe('answering a pending question', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Answer' }));
     // Optimistic: resolved in the drawer and gone from the pending list before the server answers.
     await waitFor(() => expect(badge(dialog)).toBe('Resolved'));
-    expect(rowOf(demoIds.pendingYesNo)).toBeNull();
+    expect(findRow(demoIds.pendingYesNo)).toBeNull();
     // Rolled back, with the server's words, and nothing typed is lost.
     const alert = await within(dialog).findByRole('alert');
     expect(alert).toHaveTextContent('database is locked');
     expect(badge(dialog)).toBe('Pending');
     expect(within(dialog).getByRole('textbox', { name: 'Answer' })).toHaveValue('Yes');
-    await waitFor(() => expect(rowOf(demoIds.pendingYesNo)).not.toBeNull());
+    await waitFor(() => expect(findRow(demoIds.pendingYesNo)).not.toBeNull());
     expect((await mockCall(demoIds.pendingYesNo)).status).toBe('pending');
   });
 
@@ -151,7 +128,7 @@ describe('answering a pending question', () => {
 describe('moving on', () => {
   it('after answering, "Next question" opens the one that was below it, not the top of the list', async () => {
     const { dialog, user, router } = await openDrawer(demoIds.pendingYesNo);
-    await waitFor(() => expect(rowOf(demoIds.pendingYesNo)).not.toBeNull());
+    await waitFor(() => expect(findRow(demoIds.pendingYesNo)).not.toBeNull());
     const order = [...document.querySelectorAll<HTMLElement>('[data-question-id]')].map(
       (row) => row.dataset.questionId,
     );
@@ -265,15 +242,11 @@ describe('never losing work', () => {
     expect(within(second.dialog).getByRole('textbox', { name: 'Answer' })).toHaveValue(
       'Half-written thought',
     );
-    await waitFor(() => expect(rowOf(demoIds.pendingYesNo)).not.toBeNull());
-    expect(
-      within(rowOf(demoIds.pendingYesNo) as HTMLElement).getByText('Draft'),
-    ).toBeInTheDocument();
+    await waitFor(() => expect(findRow(demoIds.pendingYesNo)).not.toBeNull());
+    expect(within(rowOf(demoIds.pendingYesNo)).getByText('Draft')).toBeInTheDocument();
     await second.user.click(within(second.dialog).getByRole('button', { name: 'Discard draft' }));
     expect(within(second.dialog).getByRole('textbox', { name: 'Answer' })).toHaveValue('');
-    expect(
-      within(rowOf(demoIds.pendingYesNo) as HTMLElement).queryByText('Draft'),
-    ).not.toBeInTheDocument();
+    expect(within(rowOf(demoIds.pendingYesNo)).queryByText('Draft')).not.toBeInTheDocument();
   });
 
   it('tells the reviewer when someone else answered while the drawer was open, keeping the draft', async () => {
@@ -312,12 +285,12 @@ describe('never losing work', () => {
 
   it('says so when the question no longer exists (404) and removes it from the list', async () => {
     const { dialog, user } = await openDrawer(demoIds.pendingYesNo);
-    await waitFor(() => expect(rowOf(demoIds.pendingYesNo)).not.toBeNull());
+    await waitFor(() => expect(findRow(demoIds.pendingYesNo)).not.toBeNull());
     await user.type(within(dialog).getByRole('textbox', { name: 'Answer' }), 'Yes');
     await mockControl(`questions/${demoIds.pendingYesNo}`, undefined, 'DELETE');
     await user.click(within(dialog).getByRole('button', { name: 'Answer' }));
     expect(await within(dialog).findByText('This question no longer exists')).toBeInTheDocument();
-    await waitFor(() => expect(rowOf(demoIds.pendingYesNo)).toBeNull());
+    await waitFor(() => expect(findRow(demoIds.pendingYesNo)).toBeNull());
     expect(within(dialog).getByRole('textbox', { name: 'Answer' })).toHaveValue('Yes');
   });
 

@@ -1,31 +1,14 @@
 import { demoIds } from '@mock/seed';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { listRows, mockCall, rowOf } from '@/test/inbox';
 import { getMockApi, mockControl } from '@/test/mock-api';
 import { refreshNow, renderApp } from '@/test/render';
-
-async function rows() {
-  const list = await screen.findByRole('list', { name: 'Questions' });
-  return within(list).getAllByRole('listitem');
-}
-
-function rowOf(id: string): HTMLElement {
-  const row = document.querySelector<HTMLElement>(`[data-question-id="${id}"]`);
-  if (!row) throw new Error(`no row for ${id}`);
-  return row;
-}
-
-async function mockCall(id: string) {
-  const state = (await mockControl('state', undefined, 'GET')) as {
-    calls: Array<Record<string, unknown>>;
-  };
-  return state.calls.find((call) => call.id === id) as Record<string, unknown>;
-}
 
 describe('the list', () => {
   it('shows pending questions by default, soonest expiry first, with counts per status', async () => {
     renderApp();
-    const items = await rows();
+    const items = await listRows();
     expect(items[0]).toHaveAttribute('data-question-id', demoIds.pendingSoonest);
     expect(within(items[0] as HTMLElement).getByText('Pending')).toBeInTheDocument();
     expect(within(items[0] as HTMLElement).getByText('expires in 2m 00s')).toBeInTheDocument();
@@ -43,17 +26,18 @@ describe('the list', () => {
   });
 
   it('keeps every filter in the URL and reads them back', async () => {
-    const { user, router } = renderApp();
-    await rows();
+    const { user, router, advance } = renderApp();
+    await listRows();
     await user.click(screen.getByRole('radio', { name: /^Resolved/ }));
     await waitFor(() => expect(router.state.location.search).toBe('?status=resolved'));
     expect(rowOf(demoIds.resolved)).toBeInTheDocument();
 
     await user.type(screen.getByRole('searchbox', { name: 'Search' }), 'replica lag');
+    advance(200);
     await waitFor(() =>
       expect(router.state.location.search).toBe('?status=resolved&q=replica+lag'),
     );
-    await waitFor(async () => expect(await rows()).toHaveLength(1));
+    await waitFor(async () => expect(await listRows()).toHaveLength(1));
 
     await user.click(screen.getByRole('radio', { name: /^Pending/ }));
     await waitFor(() => expect(router.state.location.search).toBe('?q=replica+lag'));
@@ -64,7 +48,7 @@ describe('the list', () => {
 
   it('opens the same view from a pasted link, and ignores invalid parameters', async () => {
     renderApp({ route: '/questions?status=all&tag=billing&sort=newest' });
-    const items = await rows();
+    const items = await listRows();
     expect(items.length).toBeGreaterThan(1);
     for (const item of items) expect(within(item).getByText('billing')).toBeInTheDocument();
     expect(screen.getByRole('radio', { name: /^All/ })).toBeChecked();
@@ -72,7 +56,7 @@ describe('the list', () => {
 
   it('gives each row a real link to its question, opened in the app on a plain click only', async () => {
     const { user, router } = renderApp({ route: '/questions?status=all&sort=newest' });
-    await rows();
+    await listRows();
     const link = rowOf(demoIds.pendingSoonest).querySelector<HTMLAnchorElement>('a[data-row-link]');
     if (!link) throw new Error('the row has no link');
     // Open in a new tab, copy link: the href is the question, with the list's view kept.
@@ -96,14 +80,14 @@ describe('the list', () => {
 
   it('falls back to defaults for parameters it does not know', async () => {
     renderApp({ route: '/questions?status=%3Cscript%3E&sort=sideways' });
-    const items = await rows();
+    const items = await listRows();
     expect(items[0]).toHaveAttribute('data-question-id', demoIds.pendingSoonest);
     expect(screen.getByRole('radio', { name: /^Pending/ })).toBeChecked();
   });
 
   it('turns a row expired the moment its time passes, without a refetch', async () => {
     const { advance } = renderApp();
-    await rows();
+    await listRows();
     const row = rowOf(demoIds.pendingSoonest);
     expect(within(row).getByText('expires in 2m 00s')).toHaveAttribute('data-urgency', 'danger');
     advance(119_000);
@@ -117,8 +101,22 @@ describe('the list', () => {
 
   it('says when there is nothing, and when a filter hides everything', async () => {
     getMockApi({ seed: 'empty' });
-    renderApp();
+    const { user } = renderApp();
     expect(await screen.findByText('No questions are waiting')).toBeInTheDocument();
+    expect(screen.queryByText('No questions match these filters')).not.toBeInTheDocument();
+
+    await mockControl('questions', {
+      question: 'Can the agent retry the failed export now?',
+      expires_in_seconds: 3600,
+    });
+    await refreshNow(user);
+    await waitFor(async () => expect(await listRows()).toHaveLength(1));
+    await user.type(screen.getByRole('searchbox', { name: 'Search' }), 'invoice');
+    expect(await screen.findByText('No questions match these filters')).toBeInTheDocument();
+    expect(screen.queryByText('No questions are waiting')).not.toBeInTheDocument();
+    expect(screen.queryByRole('list', { name: 'Questions' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Clear filters' }));
+    expect(await listRows()).toHaveLength(1);
   });
 
   it('shows a failure with a way forward, not an empty list', async () => {
@@ -136,31 +134,38 @@ describe('the list', () => {
     expect(screen.queryByText('No questions are waiting')).not.toBeInTheDocument();
     await mockControl('faults', undefined, 'DELETE');
     await user.click(within(alert).getByRole('button', { name: 'Try again' }));
-    expect((await rows()).length).toBeGreaterThan(1);
+    expect((await listRows()).length).toBeGreaterThan(1);
   });
 });
 
 describe('the search box', () => {
   it('keeps a space typed before a pause, and Escape clears what was about to be sent', async () => {
-    const { user, router } = renderApp({ route: '/questions?status=resolved' });
-    await rows();
+    const { user, router, advance } = renderApp({ route: '/questions?status=resolved' });
+    await listRows();
     const box = screen.getByRole('searchbox', { name: 'Search' });
     await user.type(box, 'replica ');
+    advance(199);
+    expect(router.state.location.search).toBe('?status=resolved');
+    // The pause: the URL takes the trimmed text, the box keeps the space.
+    advance(1);
     await waitFor(() => expect(router.state.location.search).toBe('?status=resolved&q=replica'));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(box).toHaveValue('replica ');
     await user.type(box, 'lag');
     expect(box).toHaveValue('replica lag');
+    advance(200);
     await waitFor(() =>
       expect(router.state.location.search).toBe('?status=resolved&q=replica+lag'),
     );
     await user.type(box, ' window');
     await user.keyboard('{Escape}');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Well past the pause: what was about to be sent never is.
+    advance(1000);
     expect(box).toHaveValue('');
     expect(router.state.location.search).toBe('?status=resolved');
     // The box's clear button does the same, and is there only while there is text.
     expect(screen.queryByRole('button', { name: 'Clear search' })).not.toBeInTheDocument();
     await user.type(box, 'lag');
+    advance(200);
     await waitFor(() => expect(router.state.location.search).toBe('?status=resolved&q=lag'));
     await user.click(screen.getByRole('button', { name: 'Clear search' }));
     expect(box).toHaveValue('');
@@ -172,7 +177,7 @@ describe('the search box', () => {
 describe('live refresh', () => {
   it('marks questions that arrive while the inbox is open as new until opened, and counts them in the title', async () => {
     const { user } = renderApp();
-    const before = (await rows()).length;
+    const before = (await listRows()).length;
     expect(document.title).toBe(`(${before}) Questions`);
     const created = (await mockControl('questions', {
       question: 'Can the agent retry the failed export now?',
@@ -180,7 +185,7 @@ describe('live refresh', () => {
       expires_in_seconds: 3600,
     })) as { call: { id: string } };
     await refreshNow(user);
-    await waitFor(async () => expect(await rows()).toHaveLength(before + 1));
+    await waitFor(async () => expect(await listRows()).toHaveLength(before + 1));
     const row = rowOf(created.call.id);
     expect(within(row).getByText('New')).toBeInTheDocument();
     expect(screen.getByText('1 new question arrived.')).toBeInTheDocument();
