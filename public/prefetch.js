@@ -69,6 +69,7 @@
       // first; only the list page shows a list.
       if (!valid(settings) || settings.auth?.mode === 'token') return null;
       const path = location.pathname.slice(new URL(base).pathname.length);
+      // The inbox route of src/config/routes.ts (INBOX_ROUTE); src/app/prefetch.test.ts checks they agree.
       if (!/^questions(\/[^/]*)?\/?$/.test(path)) return null;
       const asked = new URLSearchParams(location.search).get('status');
       const status = statuses.includes(asked) ? asked : 'pending';

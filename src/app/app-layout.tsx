@@ -2,6 +2,7 @@ import { useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
 import { IconMoon, IconSun } from '@tabler/icons-react';
 import { Link, Outlet, useMatch } from 'react-router';
 import { LoadBoundary, lazyPart } from '@/components/load-boundary';
+import { QUESTION_ROUTE, QUESTIONS_PATH } from '@/config/routes';
 import { useRuntimeConfig } from '@/config/runtime-config';
 import { useShell } from '@/config/shell-context';
 import { useToken } from '@/config/token-store';
@@ -67,7 +68,7 @@ export function AppLayout() {
   const { auth } = useRuntimeConfig();
   const token = useToken(tokens);
   const needsToken = auth.mode === 'token' && !token;
-  const questionOpen = useMatch('/questions/:id') !== null;
+  const questionOpen = useMatch(QUESTION_ROUTE) !== null;
   const covered = useIsCovered();
   return (
     // Behind an open question (a modal drawer) the page is inert: no focus, no screen reader, no
@@ -91,7 +92,7 @@ export function AppLayout() {
       </a>
       {!embed && (
         <header className={classes.header}>
-          <Link to="/questions" className={classes.brand}>
+          <Link to={QUESTIONS_PATH} className={classes.brand}>
             <Logo />
             <h1 className={classes.title}>Questions Inbox</h1>
           </Link>

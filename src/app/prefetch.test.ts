@@ -1,10 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { QueryClient } from '@tanstack/react-query';
+import { matchPath } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { INBOX_ROUTE, QUESTIONS_PATH } from '@/config/routes';
 import { parseRuntimeConfig } from '@/config/runtime-config';
 import { createQuestionQueries } from '@/features/questions/api/queries';
 import { createReflexioSource } from '@/features/questions/api/requests';
 import { statusFilters } from '@/features/questions/utils/filters';
+import { questionPath } from '@/features/questions/utils/paths';
 import { statusMeta } from '@/features/questions/utils/question-policy';
 import { createApiClient } from '@/lib/api-client';
 import { withPrefetchedList } from './prefetch';
@@ -92,6 +95,26 @@ describe('public/prefetch.js', () => {
       expect(list).toMatchObject({ url: app?.url, headers: app?.headers });
     },
   );
+
+  it('prefetches a list on exactly the addresses the router opens the inbox at', async () => {
+    const paths = [
+      QUESTIONS_PATH,
+      `${QUESTIONS_PATH}/`,
+      questionPath('ptc_1'),
+      `${questionPath('ptc_1')}/`,
+      `${questionPath('ptc_1')}/more`,
+      `${QUESTIONS_PATH}x`,
+      '/',
+      '/elsewhere',
+    ];
+    for (const path of paths) {
+      const { list } = await runPrefetch(path, {});
+      expect({ path, prefetched: list !== null }).toEqual({
+        path,
+        prefetched: matchPath(INBOX_ROUTE, path) !== null,
+      });
+    }
+  });
 
   it('prefetches no list in token mode or away from the list page', async () => {
     expect((await runPrefetch('/questions', { auth: { mode: 'token' } })).list).toBeNull();

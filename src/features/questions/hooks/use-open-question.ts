@@ -1,8 +1,9 @@
 import { type RefObject, useCallback, useEffect, useMemo, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
+import { QUESTIONS_PATH } from '@/config/routes';
 import type { Question } from '../api/schemas';
 import type { QuestionListHandle } from '../components/list/question-list';
-import { QUESTIONS_PATH, questionPath } from '../utils/paths';
+import { questionPath } from '../utils/paths';
 
 /** Where the open question was in the list, for when it leaves it (answered). */
 type Place = RefObject<{ id: string; index: number } | null>;

@@ -17,9 +17,10 @@ import {
   WindowVirtualizer,
   type WindowVirtualizerHandle,
 } from 'virtua';
+import { QUESTIONS_PATH } from '@/config/routes';
 import { markOnce } from '@/lib/perf-marks';
 import type { Question } from '../../api/schemas';
-import { QUESTIONS_PATH, questionHref, questionPath } from '../../utils/paths';
+import { questionHref, questionPath } from '../../utils/paths';
 import { QuestionRow } from './question-row';
 import classes from './questions-page.module.css';
 
