@@ -153,7 +153,6 @@ export function QuestionDrawer({ id, copies, copy, nextId, onClose, onOpen }: Qu
       returnFocus={false}
       closeButtonProps={{ 'aria-label': 'Close question' }}
       transitionProps={{ duration: 150 }}
-      classNames={{ title: 'drawer-title' }}
     >
       <SessionEndedAlert />
       {shownId !== null && (
