@@ -203,6 +203,9 @@ test('a long list renders only what is on screen, and keyboard, search and the d
   page,
   mock,
 }) => {
+  // 300 questions made over HTTP, then a walk through them: on a loaded 2-core machine this took
+  // 23 to 54 s (measured), past the default 30 s.
+  test.slow();
   await mock.reset('empty');
   const count = 300;
   for (let start = 0; start < count; start += 50) {
