@@ -1,6 +1,6 @@
 import { DEFAULT_THEME } from '@mantine/core';
+import { CALL_STATUSES } from '@mock/store';
 import { describe, expect, it } from 'vitest';
-import { CALL_STATUSES } from '../../../../mock/store';
 import { NOT_APPLICABLE_ANSWER, type Question, questionStatuses } from '../api/schemas';
 import {
   describeChange,
