@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { precompress } from './scripts/precompress.ts';
 
 const src = fileURLToPath(new URL('./src', import.meta.url));
 
@@ -61,6 +62,7 @@ export default defineConfig({
       },
     },
     compileHints(),
+    precompress(),
   ],
   resolve: { alias: { '@': src } },
   build: {
