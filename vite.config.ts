@@ -93,7 +93,13 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['mock/**/*.test.ts', 'server/**/*.test.ts', 'bench/**/*.test.ts'],
+          include: [
+            'mock/**/*.test.ts',
+            'server/**/*.test.ts',
+            'bench/**/*.test.ts',
+            'scripts/**/*.test.ts',
+            'deploy/**/*.test.ts',
+          ],
         },
       },
       {
