@@ -130,7 +130,8 @@ async function main() {
     const vite = await createViteServer({ root, server: { middlewareMode: true }, appType: 'spa' });
     handler = (req, res) => {
       const url = req.url ?? '/';
-      if (url.startsWith('/api') || url.startsWith('/__mock')) honoListener(req, res);
+      if (url.startsWith('/api') || url.startsWith('/__mock') || url === '/healthz')
+        honoListener(req, res);
       else vite.middlewares(req, res);
     };
   }
