@@ -100,6 +100,9 @@ export default defineConfig({
             'scripts/**/*.test.ts',
             'deploy/**/*.test.ts',
           ],
+          // The Dockerfile's steps (a build and an install) run on their own after the unit
+          // tests (`npm run test:image`), not beside the browser-like tests on a 2-core machine.
+          exclude: process.env.QI_IMAGE_STEPS ? [] : ['scripts/image-steps.test.ts'],
         },
       },
       {
