@@ -8,7 +8,7 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { buildServer } from '../scripts/build-server';
 import { precompressDir } from '../scripts/precompress';
 
@@ -166,6 +166,10 @@ describe('the compiled production server', () => {
     timeout: 60_000,
   }, async () => {
     const server = await startBuilt();
+    // Whatever fails below, the server does not outlive the test.
+    onTestFinished(() => {
+      if (server.child.exitCode === null) server.child.kill('SIGKILL');
+    });
     const tenant = { 'x-mock-tenant': 'shutdown' };
     const fault = await fetch(`${server.origin}/__mock/faults`, {
       method: 'POST',
