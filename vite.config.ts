@@ -99,6 +99,7 @@ export default defineConfig({
             'bench/**/*.test.ts',
             'scripts/**/*.test.ts',
             'deploy/**/*.test.ts',
+            'demo/**/*.test.ts',
           ],
           // The Dockerfile's steps (a build and an install) run on their own after the unit
           // tests (`npm run test:image`), not beside the browser-like tests on a 2-core machine.

@@ -3,7 +3,7 @@ import { copyFile, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, mergeConfig, type Plugin, type UserConfig } from 'vite';
-import baseConfig from './vite.config';
+import baseConfig from './vite.config.ts';
 
 // `npm run build:demo`: the portal exactly as `npm run build` makes it, plus the mock backends in
 // a Service Worker (demo/sw.ts), into dist-demo/, for any static host under any sub-path.

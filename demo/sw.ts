@@ -30,6 +30,7 @@ interface ServiceWorkerScope {
 }
 
 const sw = self as unknown as ServiceWorkerScope;
+const PRECACHE: readonly string[] = __DEMO_PRECACHE__;
 const CACHE = `questions-inbox-demo-${__DEMO_VERSION__}`;
 const SIMULATOR_INTERVAL_MS = 20_000;
 const CHECK_INTERVAL_MS = 5_000;
@@ -46,7 +47,7 @@ sw.addEventListener('install', (event) => {
       .open(CACHE)
       .then((cache) =>
         cache.addAll(
-          __DEMO_PRECACHE__.map((file) => new Request(new URL(file, scope), { cache: 'reload' })),
+          PRECACHE.map((file) => new Request(new URL(file, scope), { cache: 'reload' })),
         ),
       )
       .then(() => sw.skipWaiting()),
@@ -174,7 +175,7 @@ sw.addEventListener('fetch', (event) => {
     return;
   }
   if (request.method !== 'GET') return;
-  if (request.mode === 'navigate' && !__DEMO_PRECACHE__.includes(path)) {
+  if (request.mode === 'navigate' && !PRECACHE.includes(path)) {
     event.respondWith(appShell());
     return;
   }
