@@ -53,8 +53,10 @@ export default defineConfig({
       testDir: 'e2e/demo',
       testIgnore: [],
       dependencies: ['demo-build'],
-      // Every test is a first visit: the worker caches the whole app before the portal starts.
-      timeout: 60_000,
+      // Every test is a first visit: the worker caches the whole app before the portal starts,
+      // which on a loaded 2-core machine took up to 50 s (13-24 s at a load of 20).
+      timeout: 120_000,
+      expect: { timeout: 15_000 },
       use: chromium,
     },
   ],
