@@ -3,6 +3,7 @@ import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { type Context, Hono } from 'hono';
 import { DEFAULT_MAX_BODY_BYTES, readBodyWithin } from './body-limit';
+import { compress } from './compress';
 import {
   crossSiteWriteGuard,
   formContentTypeGuard,
@@ -11,7 +12,6 @@ import {
   isWrite,
   runGuards,
 } from './guards';
-import { compress } from './compress';
 import { mountHealth } from './health';
 import { servePrecompressed } from './precompressed';
 import { createUpstreamProxy, type ProxyLog, type Upstream } from './proxy';
