@@ -3,6 +3,7 @@ import { copyFile, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, mergeConfig, type Plugin, type UserConfig } from 'vite';
+import { PRECOMPRESS } from './scripts/precompress.ts';
 import baseConfig from './vite.config.ts';
 
 // `npm run build:demo`: the portal exactly as `npm run build` makes it, plus the mock backends in
@@ -115,7 +116,15 @@ function demoPlugin(): Plugin {
   };
 }
 
-export default mergeConfig(baseConfig as UserConfig, {
+// The precompressed .br/.gz copies are for the portal's own server: a static host compresses on
+// its own, and the worker would precache every file three times.
+const { plugins: basePlugins = [], ...base } = baseConfig as UserConfig;
+const portalPlugins = basePlugins.filter(
+  (plugin) =>
+    !(plugin && typeof plugin === 'object' && 'name' in plugin && plugin.name === PRECOMPRESS),
+);
+
+export default mergeConfig({ ...base, plugins: portalPlugins }, {
   plugins: [demoPlugin()],
   build: { outDir: 'dist-demo' },
 } satisfies UserConfig);

@@ -86,6 +86,9 @@ describe('the normal build (dist/)', () => {
       'favicon.svg',
       'index.html',
       'prefetch.js',
+      // Precompressed for the portal's server (scripts/precompress.ts).
+      'prefetch.js.br',
+      'prefetch.js.gz',
     ]);
   });
 });
@@ -99,9 +102,14 @@ describe('the demo build (dist-demo/)', () => {
 
   it('has the same portal code as the normal build', () => {
     const assets = (files: Map<string, string>) =>
-      [...files].filter(([file]) => file.startsWith('assets/'));
+      [...files].filter(([file]) => file.startsWith('assets/') && !/\.(br|gz)$/.test(file));
     expect(assets(demo)).toEqual(assets(portal));
     expect(demo.get('config.json')).toBe(portal.get('config.json'));
+  });
+
+  it('has no precompressed copies (a static host compresses; the worker would cache them too)', () => {
+    expect([...demo.keys()].filter((file) => /\.(br|gz)$/.test(file))).toEqual([]);
+    expect([...portal.keys()].filter((file) => file.endsWith('.br')).length).toBeGreaterThan(3);
   });
 
   it('precaches every file the app may load', () => {

@@ -65,11 +65,13 @@ export async function precompressDir(dir: string): Promise<PrecompressResult> {
   return result;
 }
 
+export const PRECOMPRESS = 'questions-inbox:precompress';
+
 /** Vite plugin: precompress the output directory once the bundle is written. */
 export function precompress(): Plugin {
   let outDir = 'dist';
   return {
-    name: 'questions-inbox:precompress',
+    name: PRECOMPRESS,
     apply: 'build',
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir);
