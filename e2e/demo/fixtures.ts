@@ -26,7 +26,15 @@ async function startStaticHost(folder: string): Promise<{ port: number; process:
       if (match) resolve(Number(match[1]));
     });
     child.once('exit', (code) => reject(new Error(`static host exited (${code})`)));
-    child.once('error', reject);
+    child.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'ENOENT'
+          ? new Error(
+              'The demo journeys serve dist-demo/ with python3: sudo apt-get install python3',
+            )
+          : error,
+      ),
+    );
   });
   return { port, process: child };
 }
