@@ -3,7 +3,7 @@
 // fixed number of concurrent keep-alive clients for a fixed time, each asking for the first page
 // as a browser does (index.html, the initial JS and CSS with brotli, config.json, the list).
 //
-//   node --import tsx scripts/serve-memory.ts [--clients 50] [--seconds 20]
+//   node --import tsx scripts/serve-memory.ts [--clients 50] [--seconds 20] [--port 5173]
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -17,6 +17,8 @@ const { values } = parseArgs({
   options: {
     clients: { type: 'string', default: '50' },
     seconds: { type: 'string', default: '20' },
+    // A port of your own on a shared machine; a free one otherwise.
+    port: { type: 'string' },
   },
 });
 const clients = Number(values.clients);
@@ -29,12 +31,14 @@ const rssOf = (pid: number) => {
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const port = await new Promise<number>((resolve) => {
-  const probe = createServer().listen(0, '127.0.0.1', () => {
-    const { port: free } = probe.address() as { port: number };
-    probe.close(() => resolve(free));
-  });
-});
+const port = values.port
+  ? Number(values.port)
+  : await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as { port: number };
+        probe.close(() => resolve(free));
+      });
+    });
 const child = spawn(
   process.execPath,
   [path.join(root, 'dist-server', 'start.js'), '--production'],
