@@ -88,32 +88,24 @@ function QuestionPanel({
     if (gone) forgetQuestion(queryClient, id);
   }, [gone, id, queryClient]);
 
-  if (readOnly !== null) {
-    const question = copies
-      ? (copies[copy - 1] ?? copies[0])
-      : (detail.data ?? findCachedQuestion(queryClient, id));
-    return question ? (
+  // A record the server cannot give back on its own is shown as the list has it, without actions.
+  const shown =
+    readOnly === null
+      ? detail.data
+      : copies
+        ? (copies[copy - 1] ?? copies[0])
+        : (detail.data ?? findCachedQuestion(queryClient, id));
+  if (shown)
+    return (
       <QuestionDetail
-        question={question}
-        gone={false}
+        question={shown}
+        gone={readOnly === null && gone}
         readOnly={readOnly}
         nextId={nextId}
         onOpen={onOpen}
       />
-    ) : (
-      <NotFound id={id} askable={plausible} />
     );
-  }
-  if (detail.data)
-    return (
-      <QuestionDetail
-        question={detail.data}
-        gone={gone}
-        readOnly={null}
-        nextId={nextId}
-        onOpen={onOpen}
-      />
-    );
+  if (readOnly !== null) return <NotFound id={id} askable={plausible} />;
   if (gone) return <NotFound id={id} askable />;
   if (detail.isError)
     return (
