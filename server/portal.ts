@@ -141,7 +141,7 @@ export function createPortalApp(options: PortalOptions): Hono {
       if (c.req.method === 'GET' && basePath !== '/' && new URL(c.req.url).pathname === '/') {
         return c.redirect(basePath, 302);
       }
-      return c.text('Not found: the portal is served under ' + basePath, 404);
+      return c.text(`Not found: the portal is served under ${basePath}`, 404);
     }
     if (inner === '/api' || inner.startsWith('/api/')) return forward(c, inner, false);
     if (inner === '/__mock' || inner.startsWith('/__mock/')) {
