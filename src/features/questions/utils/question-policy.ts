@@ -39,6 +39,8 @@ export interface StatusMeta {
   notApplicable: boolean;
   /** What the drawer says when someone else moved the question to this status while it was open. */
   changedElsewhere: (question: Question) => string;
+  /** The heading over the answer a question in this status carries. */
+  answerHeading: string;
 }
 
 const NEW_ANSWER = { askHuman: 'answer', otherTool: 'json' } as const;
@@ -55,6 +57,7 @@ export const statusMeta: Record<QuestionStatus, StatusMeta> = {
     form: NEW_ANSWER,
     cancel: true,
     notApplicable: true,
+    answerHeading: 'Current answer',
     changedElsewhere: () => 'This question changed on the server.',
   },
   resolved: {
@@ -66,6 +69,7 @@ export const statusMeta: Record<QuestionStatus, StatusMeta> = {
     form: { askHuman: 'edit', otherTool: null },
     cancel: false,
     notApplicable: true,
+    answerHeading: 'Current answer',
     changedElsewhere: (question) => {
       if (isNotApplicable(question)) return 'Someone else marked this question not applicable.';
       const answer = answerText(question);
@@ -85,6 +89,7 @@ export const statusMeta: Record<QuestionStatus, StatusMeta> = {
     form: NEW_ANSWER,
     cancel: false,
     notApplicable: false,
+    answerHeading: 'Current answer',
     changedElsewhere: () => 'This question expired before it was answered.',
   },
   superseded: {
@@ -99,6 +104,7 @@ export const statusMeta: Record<QuestionStatus, StatusMeta> = {
     form: NEW_ANSWER,
     cancel: false,
     notApplicable: false,
+    answerHeading: 'Earlier answer',
     changedElsewhere: () => 'A newer answer to the same question replaced this one.',
   },
   cancelled: {
@@ -112,6 +118,7 @@ export const statusMeta: Record<QuestionStatus, StatusMeta> = {
     form: NEW_ANSWER,
     cancel: false,
     notApplicable: false,
+    answerHeading: 'Current answer',
     changedElsewhere: () => 'Someone else cancelled this question.',
   },
 };

@@ -23,7 +23,12 @@ import type { Question } from '../../api/schemas';
 import { useDraft } from '../../hooks/use-drafts';
 import { useStatusNow } from '../../hooks/use-status-now';
 import { questionPath } from '../../utils/paths';
-import { describeChange, questionPolicy, questionVersion } from '../../utils/question-policy';
+import {
+  describeChange,
+  questionPolicy,
+  questionVersion,
+  statusMeta,
+} from '../../utils/question-policy';
 import { answerText, isAskHuman, isNotApplicable } from '../../utils/status';
 import { formatBytes, repeatKeys, truncateText } from '../../utils/text';
 import badge from '../shared/badge.module.css';
@@ -110,7 +115,7 @@ function CurrentResult({ question }: { question: Question }) {
   return (
     <Stack gap={4}>
       <Title order={3} size="h5">
-        {question.status === 'superseded' ? 'Earlier answer' : 'Current answer'}
+        {statusMeta[question.status].answerHeading}
       </Title>
       {isNotApplicable(question) ? (
         <Group gap="xs">

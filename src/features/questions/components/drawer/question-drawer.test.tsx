@@ -212,6 +212,7 @@ describe('the other actions', () => {
 
   it('explains closed questions and links the one that superseded it', async () => {
     const { dialog, router, user } = await openDrawer(demoIds.superseded);
+    expect(within(dialog).getByRole('heading', { name: 'Earlier answer' })).toBeInTheDocument();
     expect(
       within(dialog).queryByRole('button', { name: /Answer|Edit answer/ }),
     ).not.toBeInTheDocument();
