@@ -13,7 +13,7 @@ const chromium = {
 
 export default defineConfig({
   testDir: 'e2e',
-  testIgnore: ['**/proxy/**'],
+  testIgnore: ['**/proxy/**', '**/demo/**'],
   outputDir: 'test-results',
   fullyParallel: true,
   workers: process.env.CI ? 2 : undefined,
@@ -39,6 +39,25 @@ export default defineConfig({
       name: 'proxy',
       testDir: 'e2e/proxy',
       testIgnore: [],
+      use: chromium,
+    },
+    // dist-demo/ (npm run build:demo, built once by the setup project) on a plain static file
+    // server under a sub-path: the mock runs in the page's Service Worker (e2e/demo/fixtures.ts).
+    {
+      name: 'demo-build',
+      testDir: 'e2e/demo',
+      testIgnore: [],
+      testMatch: /build\.setup\.ts$/,
+    },
+    {
+      name: 'demo',
+      testDir: 'e2e/demo',
+      testIgnore: [],
+      dependencies: ['demo-build'],
+      // Every test is a first visit: the worker caches the whole app before the portal starts,
+      // which on a loaded 2-core machine took up to 50 s (13-24 s at a load of 20).
+      timeout: 120_000,
+      expect: { timeout: 15_000 },
       use: chromium,
     },
   ],

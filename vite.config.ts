@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { precompress } from './scripts/precompress.ts';
 
 const src = fileURLToPath(new URL('./src', import.meta.url));
 const mock = fileURLToPath(new URL('./mock', import.meta.url));
@@ -62,6 +63,7 @@ export default defineConfig({
       },
     },
     compileHints(),
+    precompress(),
   ],
   resolve: { alias: { '@': src } },
   build: {
@@ -99,7 +101,13 @@ export default defineConfig({
             'server/**/*.test.ts',
             'bench/**/*.test.ts',
             'lint/**/*.test.ts',
+            'scripts/**/*.test.ts',
+            'deploy/**/*.test.ts',
+            'demo/**/*.test.ts',
           ],
+          // The Dockerfile's steps (a build and an install) run on their own after the unit
+          // tests (`npm run test:image`), not beside the browser-like tests on a 2-core machine.
+          exclude: process.env.QI_IMAGE_STEPS ? [] : ['scripts/image-steps.test.ts'],
         },
       },
       {

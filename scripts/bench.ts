@@ -32,6 +32,8 @@ import {
 import { budgetsTable, type Figure, figuresTable, judgeAll, stat } from '../bench/report.ts';
 import { PENDING_COUNT, seedBenchTenant } from '../bench/seed.ts';
 import { FLOOR_PATH, startBenchServer } from '../bench/server.ts';
+import { describeWire, measureWire } from '../bench/wire.ts';
+import { findNginx } from '../e2e/proxy/harness.ts';
 import { findChromium } from './find-chromium.ts';
 
 // Everything the bench assumes about the portal's markup, in one place.
@@ -132,6 +134,14 @@ if (!args['skip-build']) {
 await rm(distDir, { recursive: true, force: true });
 await cp(path.join(root, 'dist'), distDir, { recursive: true });
 const staticAssets = await initialAssetSizes(distDir);
+// The first page's JS and CSS as sent, next to nginx with the documented configuration.
+const nginxPath = findNginx();
+const wire = nginxPath
+  ? await measureWire(distDir, nginxPath).catch((error: unknown) => {
+      log(`Bytes on the wire not measured: ${String(error)}`);
+      return null;
+    })
+  : null;
 const pollIntervalMs = await pollIntervalOf(distDir);
 
 const server = await startBenchServer({ distDir, port });
@@ -334,6 +344,9 @@ out.push(
   'Static initial download of the build (dist/index.html, bench/bundle-size.ts):',
   describeInitialAssets(staticAssets),
   '',
+  'On the wire (bench/wire.ts: the portal server and nginx with deploy/nginx, asked as Chromium asks):',
+  wire ? describeWire(wire) : '  not measured (no nginx)',
+  '',
   budgetsTable(verdicts),
 );
 for (const verdict of verdicts.filter((entry) => entry.note)) {
@@ -403,6 +416,7 @@ await writeFile(
       hiddenTab: requests,
       soak,
       staticInitialAssets: staticAssets,
+      wire,
       traceSummaries: {
         portal: firstTrace(portalRuns)?.summary ?? null,
         floor: firstTrace(floorRuns)?.summary ?? null,

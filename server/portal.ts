@@ -3,6 +3,7 @@ import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { type Context, Hono } from 'hono';
 import { DEFAULT_MAX_BODY_BYTES, readBodyWithin } from './body-limit';
+import { compress } from './compress';
 import {
   crossSiteWriteGuard,
   formContentTypeGuard,
@@ -11,6 +12,8 @@ import {
   isWrite,
   runGuards,
 } from './guards';
+import { mountHealth } from './health';
+import { servePrecompressed } from './precompressed';
 import { createUpstreamProxy, type ProxyLog, type Upstream } from './proxy';
 
 export type { Upstream } from './proxy';
@@ -129,6 +132,9 @@ export function createPortalApp(options: PortalOptions): Hono {
     );
   };
 
+  app.use('*', compress());
+  mountHealth(app, basePath);
+
   app.use('*', async (c, next) => {
     await next();
     c.header('X-Content-Type-Options', 'nosniff');
@@ -198,6 +204,7 @@ export function createPortalApp(options: PortalOptions): Hono {
     );
   });
 
+  app.get('*', servePrecompressed({ root: distDir, toFilePath: stripBase }));
   app.get(
     '*',
     serveStatic({

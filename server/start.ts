@@ -8,10 +8,14 @@ import { DEFAULT_MAX_BODY_BYTES } from './body-limit';
 import { createPortalServer } from './http-server';
 import { createPortalApp, normalizeBasePath, type Upstream } from './portal';
 import { DEFAULT_UPSTREAM_TIMEOUT_MS, parseUpstreamUrl } from './proxy';
+import { withRequestLog } from './request-log';
+import { closeGracefullyOnSignals } from './shutdown';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dev = process.argv.includes('--dev');
 const env = process.env;
+// The compiled server (`npm run serve`, dist-server/start.js) never builds: it runs without Vite.
+const production = process.argv.includes('--production') || env.NODE_ENV === 'production';
 
 const port = Number(env.PORT ?? 5173);
 const host = env.HOST ?? 'localhost';
@@ -93,7 +97,11 @@ function mockFromEnv(): MockBackend {
 async function main() {
   const upstream = upstreamFromEnv();
   const mock = upstream ? undefined : mockFromEnv();
-  if (!dev) await buildIfNeeded();
+  if (production && !existsSync(path.join(distDir, 'index.html'))) {
+    console.error(`No built portal in ${distDir}: run \`npm run build\` first.`);
+    process.exit(1);
+  }
+  if (!dev && !production) await buildIfNeeded();
 
   const app = createPortalApp({
     basePath: dev ? '/' : basePath,
@@ -122,12 +130,17 @@ async function main() {
     const vite = await createViteServer({ root, server: { middlewareMode: true }, appType: 'spa' });
     handler = (req, res) => {
       const url = req.url ?? '/';
-      if (url.startsWith('/api') || url.startsWith('/__mock')) honoListener(req, res);
+      if (url.startsWith('/api') || url.startsWith('/__mock') || url === '/healthz')
+        honoListener(req, res);
       else vite.middlewares(req, res);
     };
   }
 
-  const server = createPortalServer(handler, { maxBodyBytes });
+  // The request log wraps the server's every way in, refusals included (Expect: 100-continue).
+  const server = createPortalServer(handler, {
+    maxBodyBytes,
+    wrap: dev ? undefined : (listener) => withRequestLog(listener),
+  });
   server.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EADDRINUSE') {
       console.error(
@@ -148,13 +161,7 @@ async function main() {
     console.log(`  Backend: ${backend}\n`);
   });
 
-  const stop = () => {
-    mock?.close();
-    server.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  closeGracefullyOnSignals(server, { beforeClose: () => mock?.close() });
 }
 
 void main();
