@@ -90,6 +90,8 @@ export default defineConfig({
   test: {
     // Tests start the mock backend in-process; the build has no @mock alias, so portal code cannot.
     alias: { '@mock': mock },
+    // A drawer test that takes 1 s on a quiet machine has taken over 5 s on a shared CI machine.
+    testTimeout: process.env.CI ? 20_000 : 5_000,
     projects: [
       {
         extends: true,
