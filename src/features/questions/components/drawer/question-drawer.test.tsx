@@ -2,7 +2,7 @@ import { demoIds } from '@mock/seed';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findRow, mockCall, openDrawer, rowOf } from '@/test/inbox';
-import { getMockApi, mockControl } from '@/test/mock-api';
+import { getMockApi, holdNextPost, mockControl } from '@/test/mock-api';
 import { refreshNow, renderApp } from '@/test/render';
 import { NOT_APPLICABLE_ANSWER } from '../../api/schemas';
 
@@ -92,14 +92,15 @@ describe('answering a pending question', () => {
       kind: 'status',
       status: 500,
       detail: 'database is locked',
-      latencyMs: 300,
       match: { method: 'POST' },
     });
+    const held = holdNextPost();
     await user.type(within(dialog).getByRole('textbox', { name: 'Answer' }), 'Yes');
     await user.click(within(dialog).getByRole('button', { name: 'Answer' }));
     // Optimistic: resolved in the drawer and gone from the pending list before the server answers.
     await waitFor(() => expect(badge(dialog)).toBe('Resolved'));
     expect(findRow(demoIds.pendingYesNo)).toBeNull();
+    held.release();
     // Rolled back, with the server's words, and nothing typed is lost.
     const alert = await within(dialog).findByRole('alert');
     expect(alert).toHaveTextContent('database is locked');
@@ -112,16 +113,15 @@ describe('answering a pending question', () => {
   it('cannot be sent twice while the request is in flight', async () => {
     getMockApi();
     const { dialog, user } = await openDrawer(demoIds.pendingYesNo);
-    await mockControl('faults', { kind: 'latency', latencyMs: 400, match: { method: 'POST' } });
+    const held = holdNextPost();
     await user.type(within(dialog).getByRole('textbox', { name: 'Answer' }), 'Yes');
     const button = within(dialog).getByRole('button', { name: 'Answer' });
     await user.click(button);
-    expect(button).toBeDisabled();
+    await waitFor(() => expect(button).toBeDisabled());
     await user.click(button);
+    held.release();
     expect(await screen.findByText('Answer sent')).toBeInTheDocument();
-    expect((await mockControl('state', undefined, 'GET')) as { faults: unknown[] }).toMatchObject({
-      faults: [],
-    });
+    expect(held.posts()).toBe(1);
   });
 });
 
