@@ -144,8 +144,12 @@ export function createSharedPoller({
     } else if (message.type === 'beat') {
       expectLeader(message.nextInMs);
     } else if (leader.isLeader()) {
-      if (message.type === 'hello') shareCachedLists();
-      else refreshLists();
+      if (message.type === 'hello') {
+        // A tab opened: the reviewer is here, so the back-off starts again.
+        unchangedPolls = 0;
+        notify();
+        shareCachedLists();
+      } else refreshLists();
     }
   };
   channel?.addEventListener('message', onMessage);
@@ -180,6 +184,9 @@ export function createSharedPoller({
     if (leader.isLeader()) {
       if (overdue) clearTimeout(overdue);
       overdue = null;
+      // The others still wait on the old leader's last "next in": without word from the new one
+      // before that runs out (its first poll is up to one interval away), one would take over.
+      post({ type: 'beat', nextInMs: nextDelay() });
     } else {
       post({ type: 'hello' });
       expectLeader(nextDelay());
