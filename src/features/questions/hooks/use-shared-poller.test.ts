@@ -92,6 +92,23 @@ describe('createSharedPoller', () => {
     expect(other.leader.takeOver).toHaveBeenCalledOnce();
   });
 
+  it('a tab whose own first list restarts the leader’s interval hears when the leader polls next', () => {
+    const hub = createHub();
+    const leader = tab(hub, true);
+    const key = ['questions', 'list', { status: 'all' }];
+    const list = (n: number) => ({ questions: [], unreadable: [], truncated: n > 0 });
+    // The leader polls: its next poll is due in 10 s.
+    leader.queryClient.setQueryData(key, list(0));
+    vi.advanceTimersByTime(1_000);
+    const opened = tab(hub, false);
+    vi.advanceTimersByTime(4_000);
+    // Its own first list comes: the leader takes it, and React Query starts the leader's interval
+    // again from here (next poll 10 s on, at 15 s).
+    opened.queryClient.setQueryData(key, list(1));
+    vi.advanceTimersByTime(12_000);
+    expect(opened.leader.takeOver).not.toHaveBeenCalled();
+  });
+
   it('a tab that opens starts the back-off again', () => {
     const hub = createHub();
     const leader = tab(hub, true);

@@ -109,9 +109,16 @@ export function createSharedPoller({
   }
 
   const unsubscribeCache = queryClient.getQueryCache().subscribe((event) => {
-    if (event.type !== 'updated' || event.action.type !== 'success' || applying) return;
+    if (event.type !== 'updated') return;
     const { queryKey, state } = event.query;
     if (!isListKey(queryKey)) return;
+    if (event.action.type !== 'success' || applying) {
+      // React Query starts a polled query's interval again on every change of its state (a fetch
+      // starting or failing, another tab's list put in): the leader's next poll moves, and the
+      // others must hear it, or they take the lead from a leader that is only later than it said.
+      if (leader.shared && leader.isLeader()) post({ type: 'beat', nextInMs: nextDelay() });
+      return;
+    }
     const hash = event.query.queryHash;
     // Structural sharing keeps the same object when a poll brings nothing new.
     if (lastData.has(hash)) {
