@@ -97,13 +97,16 @@ for (const [label, shift, word] of [
     await expect(question.getByRole('button', answerButton)).toBeEnabled();
     await recordExpiredFlip(page);
     await expect(question.getByText(/This question has expired/)).toBeVisible({ timeout: 45_000 });
-    // Flipped when the server's time ran out: not before, and within the shared clock's tick.
+    // Flipped when the server's time ran out. Following the computer's clock instead, a fast one
+    // flips 15 minutes early (caught here) and a slow one 15 minutes late (past the wait above).
+    // The estimate is as good as the Date header's 1-second resolution, hence the tolerance; no
+    // upper bound in wall time: a loaded machine paints late (1,975 ms once), which says nothing
+    // about which clock the page follows.
     const flippedAt = await page.evaluate(
       () => (window as unknown as { flippedAt?: number }).flippedAt,
     );
     expect(flippedAt).toBeDefined();
-    expect(flippedAt as number).toBeGreaterThanOrEqual(expiresAt);
-    expect((flippedAt as number) - expiresAt).toBeLessThan(1_500);
+    expect(flippedAt as number).toBeGreaterThanOrEqual(expiresAt - 1_000);
     await expect(question.getByRole('button', answerButton)).toHaveCount(0);
   });
 }
