@@ -7,6 +7,7 @@ const result = (tabs: number, activity: 'idle' | 'answering', requests: number, 
     tabs,
     activity,
     windowSeconds: 60,
+    largestKb: 4,
     requestsPerMinute: requests,
     listRequestsPerMinute: requests,
     kbPerMinute: kb,
@@ -62,6 +63,7 @@ describe('per-minute figures and budgets', () => {
       { tenant: 'b', at: 10, list: true, bytes: 1024 },
     ];
     expect(perMinute(records, 'a', 0, 30_000)).toEqual({
+      largestKb: 2,
       requestsPerMinute: 4,
       listRequestsPerMinute: 2,
       kbPerMinute: 6,
@@ -81,6 +83,26 @@ describe('per-minute figures and budgets', () => {
     expect(status('tabs-answering-requestsPerMinute')).toBe('FAIL');
     expect(status('tabs-answering-kbPerMinute')).toBe('PASS');
     expect(status('tabs-idle-list')).toBe('PASS');
+  });
+
+  it('passes 3 tabs within one poll of one tab (counts are whole polls), and says so', () => {
+    // 120 s windows: 1 poll against 2 is 0.5/min against 1/min.
+    const slow = (tabs: number, requests: number) => ({
+      ...result(tabs, 'idle', requests, requests * 4),
+      windowSeconds: 120,
+    });
+    const verdicts = judgeTabs([slow(1, 0.5), slow(3, 1)]);
+    const requests = verdicts.find((v) => v.id === 'tabs-idle-requestsPerMinute');
+    expect(requests).toMatchObject({
+      status: 'PASS',
+      note: expect.stringContaining('one request'),
+    });
+    expect(verdicts.find((v) => v.id === 'tabs-idle-kbPerMinute')?.status).toBe('PASS');
+    // Two polls more is no longer the window's phase.
+    expect(
+      judgeTabs([slow(1, 0.5), slow(3, 1.5)]).find((v) => v.id === 'tabs-idle-requestsPerMinute')
+        ?.status,
+    ).toBe('FAIL');
   });
 
   it('fails one idle tab over 6 list requests a minute, and what was not measured', () => {

@@ -64,6 +64,8 @@ export function countingMock(
 
 export interface TabsResult extends TabsScenario {
   windowSeconds: number;
+  /** The largest response in the window, KB. */
+  largestKb: number;
   requestsPerMinute: number;
   listRequestsPerMinute: number;
   kbPerMinute: number;
@@ -77,6 +79,7 @@ export function perMinute(records: TrafficRecord[], tenant: string, from: number
   const mine = records.filter((r) => r.tenant === tenant && r.at >= from && r.at < to);
   const minutes = (to - from) / 60_000;
   return {
+    largestKb: Math.max(0, ...mine.map((r) => r.bytes)) / 1024,
     requestsPerMinute: mine.length / minutes,
     listRequestsPerMinute: mine.filter((r) => r.list).length / minutes,
     kbPerMinute: mine.reduce((sum, r) => sum + r.bytes, 0) / 1024 / minutes,
@@ -208,12 +211,24 @@ export function judgeTabs(results: TabsResult[]): Verdict[] {
         continue;
       }
       const limit = TABS_RATIO * one[key];
+      // Counts are whole polls: idle, one a minute, a window holds one more or one less by its
+      // phase alone. Within one of the 1-tab scenario's own requests (its largest for KB) passes.
+      const perPoll =
+        key === 'requestsPerMinute'
+          ? 60 / one.windowSeconds
+          : one.largestKb * (60 / one.windowSeconds);
+      const withinOnePoll = three[key] > limit && three[key] <= one[key] + perPoll;
       verdicts.push({
         id,
         label,
         limit: `≤ ${TABS_RATIO} × ${one[key].toFixed(1)} = ${limit.toFixed(1)}${unit}`,
         value: `${three[key].toFixed(1)}${unit}${one[key] > 0 ? ` (${(three[key] / one[key]).toFixed(2)} ×)` : ''}`,
-        status: three[key] <= limit ? 'PASS' : 'FAIL',
+        status: three[key] <= limit || withinOnePoll ? 'PASS' : 'FAIL',
+        ...(withinOnePoll
+          ? {
+              note: `over ${TABS_RATIO} ×, but within one request of 1 tab in a ${one.windowSeconds} s window (counts are whole polls): run longer (--tabs-seconds) to tell`,
+            }
+          : {}),
       });
     }
   }

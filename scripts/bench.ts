@@ -191,6 +191,7 @@ if (tabsOnly) {
         describeTabs(results, tabsWarmupSeconds),
         '',
         budgetsTable(verdicts),
+        ...verdicts.filter((v) => v.note).map((v) => `  ${v.label}: ${v.note}`),
       ].join('\n'),
     );
     if (args.strict && verdicts.some((v) => v.status === 'FAIL')) code = 1;
