@@ -4,7 +4,7 @@ import { createDesktopNotifications } from './desktop-notifications';
 function fakeApi(permission: NotificationPermission, answer: NotificationPermission = 'granted') {
   const shown: Array<{ title: string; options?: NotificationOptions }> = [];
   const api = Object.assign(
-    function FakeNotification(
+    function fakeNotification(
       this: { onclick: unknown; close(): void },
       title: string,
       options?: NotificationOptions,
