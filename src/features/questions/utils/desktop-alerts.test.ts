@@ -61,7 +61,7 @@ describe('planDesktopAlert', () => {
     expect(first.alert).toBeNull();
     const { alert } = planDesktopAlert(first.memory, away([old, ...fresh]));
     expect(alert).toEqual({
-      title: '3 new questions; the soonest expires in 5 minutes',
+      title: '3 new questions; the soonest expires in 4 minutes',
       body: 'Question b?',
       openId: 'b',
     });

@@ -42,7 +42,8 @@ export interface AlertInput {
 }
 
 function minutesLeft(ms: number): string {
-  const minutes = Math.max(1, Math.ceil(ms / 60_000));
+  // Rounded: the server-time estimate is good to about a second, so 4:00 must not read 5.
+  const minutes = Math.max(1, Math.round(ms / 60_000));
   if (minutes < 120) return `${minutes} minute${minutes === 1 ? '' : 's'}`;
   return `${Math.round(minutes / 60)} hours`;
 }
