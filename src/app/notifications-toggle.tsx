@@ -1,7 +1,10 @@
-import { notifications as toasts } from '@mantine/notifications';
 import { IconBell, IconBellOff, IconBellRinging } from '@tabler/icons-react';
 import { desktopNotifications, useDesktopNotificationState } from '@/lib/desktop-notifications';
 import classes from './app-layout.module.css';
+
+// The toasts' code loads with the notifications host, after the first screen: not in the header's.
+const toast = (message: { color: string; title: string; message: string }) =>
+  void import('@mantine/notifications').then(({ notifications }) => notifications.show(message));
 
 const BLOCKED_HELP =
   'This browser blocks notifications from this site. Allow them in the site settings (the icon left of the address), then turn them on here.';
@@ -21,7 +24,7 @@ export function NotificationsToggle() {
     : `Desktop notifications: ${on ? 'on' : 'off'}`;
   const toggle = async () => {
     if (blocked) {
-      toasts.show({ color: 'orange', title: 'Notifications are blocked', message: BLOCKED_HELP });
+      toast({ color: 'orange', title: 'Notifications are blocked', message: BLOCKED_HELP });
       return;
     }
     if (on) {
@@ -30,15 +33,15 @@ export function NotificationsToggle() {
     }
     const result = await store.turnOn();
     if (result === 'blocked') {
-      toasts.show({ color: 'orange', title: 'Notifications are blocked', message: BLOCKED_HELP });
+      toast({ color: 'orange', title: 'Notifications are blocked', message: BLOCKED_HELP });
     } else if (result === 'off') {
-      toasts.show({
+      toast({
         color: 'gray',
         title: 'Notifications stay off',
         message: 'The browser did not allow them. Turn them on again to be asked once more.',
       });
     } else {
-      toasts.show({
+      toast({
         color: 'teal',
         title: 'Desktop notifications on',
         message:

@@ -1,4 +1,4 @@
-import { useEffect, useEffectEvent, useRef } from 'react';
+import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useRuntimeConfig } from '@/config/runtime-config';
 import { useClock, useNow } from '@/lib/clock';
@@ -6,8 +6,9 @@ import { desktopNotifications, useDesktopNotificationState } from '@/lib/desktop
 import { setFaviconBadge } from '@/lib/favicon-badge';
 import { useSession } from '@/lib/session-store';
 import type { Question } from '../api/schemas';
-import { emptyAlertMemory, pendingBadge, planDesktopAlert } from '../utils/desktop-alerts';
+import type { AlertMemory } from '../utils/desktop-alerts';
 import { questionPath } from '../utils/paths';
+import { pendingBadge } from '../utils/pending-badge';
 import { useLeading, useSharedPoller } from './use-shared-poller';
 
 /** A question crosses the 5-minute line between polls too: looked at this often while told. */
@@ -39,7 +40,20 @@ export function useDesktopAlerts(pending: Question[] | undefined) {
   const { state: session } = useSession();
   const clock = useClock();
   const navigate = useNavigate();
-  const memory = useRef(emptyAlertMemory());
+  const memory = useRef<AlertMemory | null>(null);
+  // What to tell loads only once they are on: most reviewers never turn them on.
+  const [planner, setPlanner] = useState<typeof import('../utils/desktop-alerts') | null>(null);
+  useEffect(() => {
+    if (!on || planner) return;
+    let live = true;
+    import('../utils/desktop-alerts').then(
+      (module) => live && setPlanner(module),
+      () => {},
+    );
+    return () => {
+      live = false;
+    };
+  }, [on, planner]);
 
   useEffect(() => {
     poller.setHiddenInterval(on ? notifyPollIntervalMs : null);
@@ -47,13 +61,17 @@ export function useDesktopAlerts(pending: Question[] | undefined) {
   }, [poller, on, notifyPollIntervalMs]);
 
   const evaluate = useEffectEvent(() => {
-    const { alert, memory: next } = planDesktopAlert(memory.current, {
-      pending,
-      now: clock.now(),
-      sessionEnded: session === 'ended',
-      away: away(),
-      teller: on && leading,
-    });
+    if (!planner) return;
+    const { alert, memory: next } = planner.planDesktopAlert(
+      memory.current ?? planner.emptyAlertMemory(),
+      {
+        pending,
+        now: clock.now(),
+        sessionEnded: session === 'ended',
+        away: away(),
+        teller: on && leading,
+      },
+    );
     memory.current = next;
     if (!alert) return;
     const { openId } = alert;
@@ -70,7 +88,7 @@ export function useDesktopAlerts(pending: Question[] | undefined) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: these are what it runs on, not what it reads.
   useEffect(() => {
     evaluate();
-  }, [pending, session, on, leading]);
+  }, [pending, session, on, leading, planner]);
 
   useEffect(() => {
     if (!on || !leading) return;

@@ -4,9 +4,9 @@ import {
   type AlertInput,
   type AlertMemory,
   emptyAlertMemory,
-  pendingBadge,
   planDesktopAlert,
 } from './desktop-alerts';
+import { pendingBadge } from './pending-badge';
 
 const NOW = Date.parse('2026-12-01T09:00:00Z');
 const MINUTE = 60_000;

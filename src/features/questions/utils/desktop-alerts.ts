@@ -1,8 +1,7 @@
 import type { Question } from '../api/schemas';
+import { URGENT_MS } from './pending-badge';
 import { displayStatus } from './question-policy';
 
-/** A question with less than this left is about to expire: one alert for it, and the tab turns urgent. */
-export const URGENT_MS = 5 * 60_000;
 /** Never more than one desktop notification in this long. */
 export const MIN_GAP_MS = 60_000;
 
@@ -132,18 +131,4 @@ export function planDesktopAlert(
       lastShownAt: now,
     },
   };
-}
-
-/** What the tab shows of the pending questions: its title and the favicon's badge. */
-export function pendingBadge(pending: Question[] | undefined, now: number) {
-  const live = pending?.filter((q) => displayStatus(q, now) === 'pending') ?? [];
-  const urgent = live.some((q) => expiresIn(q, now) < URGENT_MS);
-  const count = live.length;
-  const title =
-    count === 0
-      ? 'Questions'
-      : urgent
-        ? `(${count}) Expiring soon · Questions`
-        : `(${count}) Questions`;
-  return { count, urgent, title };
 }
