@@ -325,6 +325,8 @@ export function createMockBackend(options: MockOptions = {}): MockBackend {
     }
 
     await next();
+    // The server's own clock, as a real Reflexio's Date header is (the tenant's clock may be shifted).
+    c.res.headers.set('date', new Date(tenant.now()).toUTCString());
 
     if (fault?.kind === 'corrupt') {
       const corrupted = await corruptResponse(c.res);

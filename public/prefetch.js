@@ -25,12 +25,23 @@
   };
   const valid = (settings) => {
     if (!isObject(settings)) return false;
-    const { apiBaseUrl, pollIntervalMs, auth, headers, embed } = settings;
+    const { apiBaseUrl, pollIntervalMs, notifyPollIntervalMs, auth, headers, embed } = settings;
     return (
-      onlyKeys(settings, ['apiBaseUrl', 'pollIntervalMs', 'auth', 'headers', 'embed']) &&
+      onlyKeys(settings, [
+        'apiBaseUrl',
+        'pollIntervalMs',
+        'notifyPollIntervalMs',
+        'auth',
+        'headers',
+        'embed',
+      ]) &&
       (apiBaseUrl === undefined || usableApiBase(apiBaseUrl)) &&
       (pollIntervalMs === undefined ||
         (Number.isInteger(pollIntervalMs) && pollIntervalMs >= 2000 && pollIntervalMs <= 600000)) &&
+      (notifyPollIntervalMs === undefined ||
+        (Number.isInteger(notifyPollIntervalMs) &&
+          notifyPollIntervalMs >= 15000 &&
+          notifyPollIntervalMs <= 3600000)) &&
       (auth === undefined ||
         (isObject(auth) &&
           onlyKeys(auth, ['mode', 'signInUrl', 'userInfoUrl']) &&

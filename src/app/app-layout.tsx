@@ -8,6 +8,7 @@ import { useShell } from '@/config/shell-context';
 import { useToken } from '@/config/token-store';
 import { useIsCovered } from '@/lib/covering-layer';
 import classes from './app-layout.module.css';
+import { NotificationsToggle } from './notifications-toggle';
 import { StatusBanners } from './status-banners';
 import { useSignedInUser } from './use-signed-in-user';
 
@@ -98,12 +99,18 @@ export function AppLayout() {
           </Link>
           <div className={classes.tools}>
             <SignedInUser />
+            <NotificationsToggle />
             <ColorSchemeToggle />
           </div>
         </header>
       )}
       <main id="main" className={classes.main} tabIndex={-1}>
         {embed && <h1 className="visually-hidden">Questions Inbox</h1>}
+        {embed && !needsToken && (
+          <div className={classes.embedTools}>
+            <NotificationsToggle />
+          </div>
+        )}
         <StatusBanners />
         {needsToken ? (
           <LoadBoundary what="The sign-in form" parts={[TokenForm]}>

@@ -143,6 +143,7 @@ describe('public/prefetch.js', () => {
       {
         apiBaseUrl: 'api',
         pollIntervalMs: 2000,
+        notifyPollIntervalMs: 15_000,
         auth: { mode: 'proxy', signInUrl: '/in' },
         headers: {},
         embed: true,
@@ -163,6 +164,8 @@ describe('public/prefetch.js', () => {
     ['an API address that is not text', { apiBaseUrl: 5 }],
     ['a poll interval too short', { pollIntervalMs: 10 }],
     ['a poll interval that is not whole', { pollIntervalMs: 2000.5 }],
+    ['a hidden-tab poll interval under 15 s', { notifyPollIntervalMs: 14_999 }],
+    ['a hidden-tab poll interval that is not a number', { notifyPollIntervalMs: '60000' }],
     ['an unknown auth mode', { auth: { mode: 'magic' } }],
     ['an unknown auth key', { auth: { mode: 'proxy', extra: 1 } }],
     ['an empty sign-in address', { auth: { signInUrl: '' } }],

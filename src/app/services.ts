@@ -4,15 +4,17 @@ import { createTokenStore, type TokenStore } from '@/config/token-store';
 import { createReflexioSource } from '@/features/questions/api/requests';
 import type { QuestionSource } from '@/features/questions/api/source';
 import { createApiClient } from '@/lib/api-client';
+import { createServerTime, type ServerTime } from '@/lib/clock';
 import { createQueryClient } from '@/lib/query-client';
 import { createSessionStore, type SessionStore } from '@/lib/session-store';
-import { withPrefetchedList } from './prefetch';
+import { isPrefetchedResponse, withPrefetchedList } from './prefetch';
 
 export interface Services {
   session: SessionStore;
   tokens: TokenStore;
   source: QuestionSource;
   queryClient: QueryClient;
+  serverTime: ServerTime;
 }
 
 /** Resolves the API root against the page's base, so `api` means `<sub-path>/api/`. */
@@ -28,6 +30,7 @@ export function createServices(
 ): Services {
   const session = createSessionStore();
   const tokens = createTokenStore(config.auth.mode === 'token');
+  const serverTime = createServerTime();
   const client = createApiClient({
     baseUrl: apiRootUrl(config, baseUrl),
     headers: () => {
@@ -37,11 +40,21 @@ export function createServices(
         : { ...config.headers };
     },
     fetchImpl: withPrefetchedList((input, init) => fetch(input, init)),
+    onResponse: ({ response, ...sample }) => {
+      // prefetch.js sent the first list before this code ran: no later than the page's start,
+      // which widens that sample's interval but keeps it true.
+      const sentAt = isPrefetchedResponse(response)
+        ? Math.min(sample.sentAt, Date.now() - performance.now())
+        : sample.sentAt;
+      serverTime.sample(source.key, { ...sample, sentAt });
+    },
   });
+  const source = createReflexioSource(client);
   return {
     session,
     tokens,
-    source: createReflexioSource(client),
+    serverTime,
+    source,
     queryClient: createQueryClient(session, { retries: options.retries }),
   };
 }

@@ -16,6 +16,7 @@ describe('runtime config', () => {
       config: {
         apiBaseUrl: 'api',
         pollIntervalMs: 10_000,
+        notifyPollIntervalMs: 60_000,
         auth: { mode: 'proxy' },
         headers: {},
         embed: false,
@@ -36,6 +37,16 @@ describe('runtime config', () => {
     expect(issues).toContain('auth.mode');
     expect(issues).toContain('must not set Authorization');
     expect(issues).toContain('apiBaseURL');
+  });
+
+  it('keeps a hidden tab from polling faster than every 15 s', () => {
+    expect(parseRuntimeConfig({ notifyPollIntervalMs: 15_000 })).toMatchObject({
+      ok: true,
+      config: { notifyPollIntervalMs: 15_000 },
+    });
+    const tooFast = parseRuntimeConfig({ notifyPollIntervalMs: 5_000 });
+    expect(tooFast.ok).toBe(false);
+    expect(tooFast.ok ? '' : tooFast.issues.join('\n')).toContain('notifyPollIntervalMs');
   });
 
   it('is fetched next to index.html and explains each way it can fail', async () => {

@@ -43,6 +43,8 @@ const authSchema = z.strictObject({
 export const runtimeConfigSchema = z.strictObject({
   apiBaseUrl: z._default(apiBaseUrl, 'api'),
   pollIntervalMs: z._default(z.int().check(z.gte(2_000), z.lte(600_000)), 10_000),
+  // How often a hidden tab polls while desktop notifications are on: never faster than 15 s.
+  notifyPollIntervalMs: z._default(z.int().check(z.gte(15_000), z.lte(3_600_000)), 60_000),
   auth: z._default(authSchema, { mode: 'proxy' }),
   headers: z._default(
     z

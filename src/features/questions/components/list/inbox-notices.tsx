@@ -1,16 +1,16 @@
 import { Alert, Button, Group, Paper, Text } from '@mantine/core';
-import { useDocumentTitle } from '@mantine/hooks';
-import { useNow } from '@/lib/clock';
 import { describeError } from '@/lib/describe-error';
 import type { Question } from '../../api/schemas';
-import { displayStatus } from '../../utils/question-policy';
+import { useDesktopAlerts, usePendingBadge } from '../../hooks/use-desktop-alerts';
 import classes from './questions-page.module.css';
 
-/** The tab title counts what is pending: "(3) Questions". */
+/**
+ * The tab title and icon count what is pending ("(3) Questions"); desktop notifications, when on,
+ * tell a reviewer who is away.
+ */
 export function PendingTitle({ pending }: { pending: Question[] | undefined }) {
-  const now = useNow();
-  const open = pending?.filter((q) => displayStatus(q, now) === 'pending').length;
-  useDocumentTitle(open ? `(${open}) Questions` : 'Questions');
+  usePendingBadge(pending);
+  useDesktopAlerts(pending);
   return null;
 }
 

@@ -22,7 +22,7 @@ describe('the list', () => {
     expect(pendingCount).toBe(items.length);
     // "All" counts the list that loads once the first rows are on screen.
     await waitFor(() => expect(within(status).getByText(/^All \d+$/)).toBeInTheDocument());
-    expect(document.title).toBe(`(${pendingCount}) Questions`);
+    expect(document.title).toBe(`(${pendingCount}) Expiring soon · Questions`);
   });
 
   it('keeps every filter in the URL and reads them back', async () => {
@@ -178,7 +178,7 @@ describe('live refresh', () => {
   it('marks questions that arrive while the inbox is open as new until opened, and counts them in the title', async () => {
     const { user } = renderApp();
     const before = (await listRows()).length;
-    expect(document.title).toBe(`(${before}) Questions`);
+    expect(document.title).toBe(`(${before}) Expiring soon · Questions`);
     const created = (await mockControl('questions', {
       question: 'Can the agent retry the failed export now?',
       answer_format: 'yes/no',
@@ -189,7 +189,7 @@ describe('live refresh', () => {
     const row = rowOf(created.call.id);
     expect(within(row).getByText('New')).toBeInTheDocument();
     expect(screen.getByText('1 new question arrived.')).toBeInTheDocument();
-    await waitFor(() => expect(document.title).toBe(`(${before + 1}) Questions`));
+    await waitFor(() => expect(document.title).toBe(`(${before + 1}) Expiring soon · Questions`));
     await user.click(within(row).getByRole('link'));
     await screen.findByRole('dialog', { name: 'Question' });
     await waitFor(() =>

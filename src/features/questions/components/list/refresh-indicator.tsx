@@ -1,5 +1,5 @@
 import { IconRefresh } from '@tabler/icons-react';
-import { useNow } from '@/lib/clock';
+import { useClock, useNow } from '@/lib/clock';
 import { formatDuration } from '@/lib/format-time';
 import classes from './refresh-indicator.module.css';
 
@@ -17,7 +17,9 @@ export function RefreshIndicator({
   failed,
   onRefresh,
 }: RefreshIndicatorProps) {
-  const now = useNow();
+  const clock = useClock();
+  // `updatedAt` is the browser's own time (React Query's), the clock shows the server's.
+  const now = useNow() + clock.skewMs();
   const age = updatedAt > 0 ? Math.max(0, now - updatedAt) : null;
   const label =
     age === null
