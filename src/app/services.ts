@@ -16,9 +16,9 @@ export interface Services {
 }
 
 /** Resolves the API root against the page's base, so `api` means `<sub-path>/api/`. */
-export function apiRootUrl(config: RuntimeConfig, baseUrl: URL): URL {
-  const raw = config.apiBaseUrl.endsWith('/') ? config.apiBaseUrl : `${config.apiBaseUrl}/`;
-  return new URL(raw, baseUrl);
+export function apiRootUrl(config: Pick<RuntimeConfig, 'apiBaseUrl'>, baseUrl: URL): URL {
+  const root = config.apiBaseUrl ?? 'api';
+  return new URL(root.endsWith('/') ? root : `${root}/`, baseUrl);
 }
 
 export function createServices(
