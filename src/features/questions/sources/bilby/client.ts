@@ -28,6 +28,9 @@ export interface BilbyClientOptions {
   fetchImpl?: typeof fetch;
 }
 
+/** Conversations read at once after the list (browsers open about six connections a host). */
+const DETAIL_CONCURRENCY = 4;
+
 export const BUSY_MESSAGE =
   'The agent is still working on this conversation; try again in a moment.';
 
@@ -96,16 +99,27 @@ export function createBilbyClient({ sourceId, config, fetchImpl }: BilbyClientOp
         pages += 1;
       } while (cursor !== null && pages < MAX_PAGES);
 
-      const questions: SourceQuestion[] = [];
-      for (const id of ids) {
-        let detail: Awaited<ReturnType<typeof conversation>>;
-        try {
-          detail = await conversation(id, signal);
-        } catch (error) {
-          // Gone between the list and now: nothing to answer there.
-          if (error instanceof SourceApiError && error.kind === 'not-found') continue;
-          throw error;
+      // The conversations are read a few at a time (not one after another: a list of ten
+      // conversations would take ten round trips), and mapped in the list's order.
+      const details: (Awaited<ReturnType<typeof conversation>> | null)[] = [];
+      let next = 0;
+      const worker = async () => {
+        while (next < ids.length) {
+          const index = next++;
+          try {
+            details[index] = await conversation(ids[index] as string, signal);
+          } catch (error) {
+            // Gone between the list and now: nothing to answer there.
+            if (error instanceof SourceApiError && error.kind === 'not-found')
+              details[index] = null;
+            else throw error;
+          }
         }
+      };
+      await Promise.all(Array.from({ length: Math.min(DETAIL_CONCURRENCY, ids.length) }, worker));
+      const questions: SourceQuestion[] = [];
+      for (const detail of details) {
+        if (!detail) continue;
         const mapped = mapConversation(sourceId, detail);
         questions.push(...mapped.questions);
         unreadable.push(...mapped.unreadable);
