@@ -59,7 +59,9 @@ test('the Source filter narrows the list and is kept across reload', async ({ pa
 
 test('an old Reflexio link /questions/<id> still opens its question', async ({ page }) => {
   await page.goto(`questions/${demoIds.pendingYesNo}`);
-  await expect(drawer(page).getByText(/ACME Corp disputes invoice/)).toBeVisible();
+  await expect(drawer(page).getByTestId('question-text')).toContainText(
+    'ACME Corp disputes invoice',
+  );
   await expect(drawer(page).getByText('Reflexio', { exact: true })).toBeVisible();
 });
 
@@ -67,7 +69,9 @@ test('a deep link opens a Vertesia ask, offering only an answer and saying why',
   page,
 }) => {
   await page.goto(`questions/${encodeURIComponent(refundId)}`);
-  await expect(drawer(page).getByText(/Customer #4821 asks for a refund/)).toBeVisible();
+  await expect(drawer(page).getByTestId('question-text')).toContainText(
+    'Customer #4821 asks for a refund',
+  );
   await expect(drawer(page).getByText('Vertesia', { exact: true })).toBeVisible();
   await expect(drawer(page).getByTestId('missing-actions')).toHaveText(
     /^Vertesia asks can only be answered/,
@@ -79,9 +83,9 @@ test('a deep link opens a Vertesia ask, offering only an answer and saying why',
 
 test('a deep link opens a Bilby question', async ({ page }) => {
   await page.goto(`questions/${namingId}`);
-  await expect(
-    drawer(page).getByText(/What should the new billing service be called/),
-  ).toBeVisible();
+  await expect(drawer(page).getByTestId('question-text')).toContainText(
+    'What should the new billing service be called',
+  );
   await expect(drawer(page).getByText('Bilby', { exact: true })).toBeVisible();
   await expect(drawer(page).getByRole('button', { name: 'Cancel question' })).toHaveCount(0);
 });
