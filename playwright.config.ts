@@ -72,6 +72,9 @@ export default defineConfig({
       PORT: String(port),
       MOCK_SIMULATOR_SECONDS: '0',
       MOCK_LATENCY_MS: '0',
+      // Each test resets its own tenant of the Reflexio mock to the demo data; the Vertesia and
+      // Bilby mocks start empty unless a journey (e2e/sources.spec.ts) seeds them.
+      MOCK_SEED: 'empty',
       MAX_BODY_BYTES: String(8 * 1024 * 1024),
     },
   },

@@ -23,12 +23,35 @@
       return false;
     }
   };
+  const sourceKeys = {
+    reflexio: ['id', 'kind', 'label', 'apiBaseUrl'],
+    vertesia: ['id', 'kind', 'label', 'apiBaseUrl', 'apiVersion'],
+    bilby: ['id', 'kind', 'label', 'apiBaseUrl', 'organizationId'],
+  };
+  const validSource = (source) =>
+    isObject(source) &&
+    Object.hasOwn(sourceKeys, source.kind) &&
+    onlyKeys(source, sourceKeys[source.kind]) &&
+    typeof source.id === 'string' &&
+    /^[a-z0-9][a-z0-9-]{0,31}$/.test(source.id) &&
+    (source.label === undefined || nonEmpty(source.label)) &&
+    usableApiBase(source.apiBaseUrl) &&
+    (source.apiVersion === undefined ||
+      (typeof source.apiVersion === 'string' && /^\d{8}$/.test(source.apiVersion))) &&
+    (source.organizationId === undefined || nonEmpty(source.organizationId));
+  const validSources = (sources) =>
+    Array.isArray(sources) &&
+    sources.length > 0 &&
+    sources.every(validSource) &&
+    new Set(sources.map((source) => source.id)).size === sources.length;
   const valid = (settings) => {
     if (!isObject(settings)) return false;
-    const { apiBaseUrl, pollIntervalMs, notifyPollIntervalMs, auth, headers, embed } = settings;
+    const { apiBaseUrl, sources, pollIntervalMs, notifyPollIntervalMs, auth, headers, embed } =
+      settings;
     return (
       onlyKeys(settings, [
         'apiBaseUrl',
+        'sources',
         'pollIntervalMs',
         'notifyPollIntervalMs',
         'auth',
@@ -36,6 +59,7 @@
         'embed',
       ]) &&
       (apiBaseUrl === undefined || usableApiBase(apiBaseUrl)) &&
+      (sources === undefined || (apiBaseUrl === undefined && validSources(sources))) &&
       (pollIntervalMs === undefined ||
         (Number.isInteger(pollIntervalMs) && pollIntervalMs >= 2000 && pollIntervalMs <= 600000)) &&
       (notifyPollIntervalMs === undefined ||
@@ -84,7 +108,12 @@
       if (!/^questions(\/[^/]*)?\/?$/.test(path)) return null;
       const asked = new URLSearchParams(location.search).get('status');
       const status = statuses.includes(asked) ? asked : 'pending';
-      const root = settings.apiBaseUrl || 'api';
+      // The first Reflexio source's list (the others have no first list to start early).
+      const reflexio = settings.sources
+        ? settings.sources.find((source) => source.kind === 'reflexio')
+        : { apiBaseUrl: settings.apiBaseUrl || 'api' };
+      if (!reflexio) return null;
+      const root = reflexio.apiBaseUrl;
       const url = new URL(
         'pending_tool_calls',
         new URL(root.endsWith('/') ? root : `${root}/`, base),

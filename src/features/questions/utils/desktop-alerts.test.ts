@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Question } from '../api/schemas';
+import { type Question, REFLEXIO_ORIGIN } from '../api/schemas';
 import {
   type AlertInput,
   type AlertMemory,
@@ -14,6 +14,7 @@ const MINUTE = 60_000;
 function question(id: string, expiresInMs: number | null, text = `Question ${id}?`): Question {
   return {
     id,
+    source: REFLEXIO_ORIGIN,
     status: 'pending',
     toolName: 'ask_human',
     questionText: text,

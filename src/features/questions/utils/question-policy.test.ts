@@ -1,7 +1,12 @@
 import { DEFAULT_THEME } from '@mantine/core';
 import { CALL_STATUSES } from '@mock/store';
 import { describe, expect, it } from 'vitest';
-import { NOT_APPLICABLE_ANSWER, type Question, questionStatuses } from '../api/schemas';
+import {
+  NOT_APPLICABLE_ANSWER,
+  type Question,
+  questionStatuses,
+  REFLEXIO_ORIGIN,
+} from '../api/schemas';
 import {
   describeChange,
   displayStatus,
@@ -20,6 +25,7 @@ const NOW = Date.parse('2026-11-30T12:00:00Z');
 function question(overrides: Partial<Question> = {}): Question {
   return {
     id: 'ptc_1',
+    source: REFLEXIO_ORIGIN,
     status: 'pending',
     toolName: 'ask_human',
     questionText: 'Deploy to staging?',
@@ -293,5 +299,44 @@ describe('questionVersion', () => {
     const record = question({ status: 'resolved', result: deep, resolvedAt: NOW });
     expect(() => questionVersion(record)).not.toThrow();
     expect(questionVersion({ ...record, resolvedAt: NOW + 1 })).not.toBe(questionVersion(record));
+  });
+});
+
+describe('what each source lets the drawer offer', () => {
+  const vertesia = { id: 'vertesia', kind: 'vertesia', label: 'Vertesia' } as const;
+  const bilby = { id: 'bilby', kind: 'bilby', label: 'Bilby' } as const;
+  const situation = { gone: false, hasDraft: false };
+
+  it('Vertesia: an answer only, and says why nothing else is offered', () => {
+    const pending = questionPolicy(question({ source: vertesia }), NOW, situation);
+    expect(pending.offer).toMatchObject({
+      mode: 'answer',
+      canCancel: false,
+      canMarkNotApplicable: false,
+      missing: expect.stringContaining('Vertesia asks can only be answered'),
+    });
+    const answered = questionPolicy(
+      question({ source: vertesia, status: 'resolved', result: { answer: 'yes' } }),
+      NOW,
+      situation,
+    );
+    expect(answered.offer.mode).toBeNull();
+    expect(answered.closed?.explanation).toMatch(/^Vertesia asks can only be answered/);
+  });
+
+  it('Bilby: answer or not applicable, no cancel, and says so', () => {
+    const pending = questionPolicy(question({ source: bilby }), NOW, situation);
+    expect(pending.offer).toMatchObject({
+      mode: 'answer',
+      canCancel: false,
+      canMarkNotApplicable: true,
+      missing: 'Bilby has no way to cancel a question; mark it not applicable instead.',
+    });
+  });
+
+  it('Reflexio keeps every action, with nothing missing', () => {
+    const offer = questionPolicy(question(), NOW, situation).offer;
+    expect(offer).toMatchObject({ mode: 'answer', canCancel: true, canMarkNotApplicable: true });
+    expect(offer.missing).toBeUndefined();
   });
 });

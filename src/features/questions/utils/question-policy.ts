@@ -1,5 +1,5 @@
 import { jsonText } from '@/lib/bounded-json';
-import type { Question, QuestionStatus } from '../api/schemas';
+import type { Question, QuestionOrigin, QuestionStatus } from '../api/schemas';
 import type { StatusFilter } from './filters';
 import { answerText, isAskHuman, isNotApplicable } from './status';
 import { truncateText } from './text';
@@ -150,6 +150,29 @@ export function displayStatus(question: Question, now: number): QuestionStatus {
   return isOverdue(question, now) ? 'expired' : question.status;
 }
 
+/**
+ * What each system lets a reviewer do besides answering: null where it can, else why not, in the
+ * reviewer's words (the drawer says it where the action would be).
+ */
+export const sourceActions: Record<
+  QuestionOrigin['kind'],
+  { edit: string | null; notApplicable: string | null; cancel: string | null; note: string | null }
+> = {
+  reflexio: { edit: null, notApplicable: null, cancel: null, note: null },
+  vertesia: {
+    edit: 'Vertesia asks can only be answered: an answer cannot be changed once sent.',
+    notApplicable: 'Vertesia asks can only be answered',
+    cancel: 'Vertesia asks can only be answered',
+    note: 'Vertesia asks can only be answered: Vertesia has no “not applicable” and no cancel.',
+  },
+  bilby: {
+    edit: 'Bilby questions cannot be changed once answered: the agent has moved on.',
+    notApplicable: null,
+    cancel: 'Bilby has no way to cancel a question',
+    note: 'Bilby has no way to cancel a question; mark it not applicable instead.',
+  },
+};
+
 /** Which form and which buttons the drawer shows. */
 export interface Offer {
   mode: AnswerMode | null;
@@ -157,13 +180,15 @@ export interface Offer {
   closedReason: string | null;
   canCancel: boolean;
   canMarkNotApplicable: boolean;
+  /** Why an action the reviewer may expect is not offered (the source cannot do it). */
+  missing?: string;
 }
 
 // One object per distinct offer, so an unchanged offer keeps its identity from render to render.
 const offers = new Map<string, Offer>();
 
 function internOffer(offer: Offer): Offer {
-  const key = `${offer.mode}|${offer.canCancel}|${offer.canMarkNotApplicable}|${offer.closedReason}`;
+  const key = `${offer.mode}|${offer.canCancel}|${offer.canMarkNotApplicable}|${offer.closedReason}|${offer.missing}`;
   let known = offers.get(key);
   if (!known) {
     known = Object.freeze(offer);
@@ -205,11 +230,15 @@ export function questionPolicy(
   const status = displayStatus(question, now);
   const meta = statusMeta[status];
   const askHuman = isAskHuman(question);
-  const explanation =
+  const baseExplanation =
     readOnly ??
     (gone ? GONE_EXPLANATION : isOverdue(question, now) ? OVERDUE_EXPLANATION : meta.closed);
+  const can = sourceActions[question.source.kind];
+  // A source that cannot change an answer closes the question once it is answered.
+  const editBlocked = (askHuman ? meta.form.askHuman : meta.form.otherTool) === 'edit' && can.edit;
+  const explanation = baseExplanation ?? (editBlocked && meta.closed === null ? can.edit : null);
   const open = explanation === null;
-  const form = askHuman ? meta.form.askHuman : meta.form.otherTool;
+  const form = editBlocked ? null : askHuman ? meta.form.askHuman : meta.form.otherTool;
   return {
     status,
     label: meta.label,
@@ -230,8 +259,9 @@ export function questionPolicy(
       // A closed question shows the form only to keep the reviewer's draft visible and copyable.
       mode: open || hasDraft ? form : null,
       closedReason: explanation,
-      canCancel: open && meta.cancel,
-      canMarkNotApplicable: open && askHuman && meta.notApplicable,
+      canCancel: open && meta.cancel && can.cancel === null,
+      canMarkNotApplicable: open && askHuman && meta.notApplicable && can.notApplicable === null,
+      ...(open && can.note !== null ? { missing: can.note } : {}),
     }),
     finalResult: !askHuman && meta.closed === null && meta.form.otherTool === null,
   };

@@ -219,7 +219,9 @@ export function QuestionDetail({ question, gone, readOnly, nextId, onOpen }: Que
   useEffect(() => {
     if (!acting) setIdleOffer(policy.offer);
   }, [acting, policy.offer]);
-  const { mode, closedReason, canCancel, canMarkNotApplicable } = acting ? idleOffer : policy.offer;
+  const { mode, closedReason, canCancel, canMarkNotApplicable, missing } = acting
+    ? idleOffer
+    : policy.offer;
   const canAct = closedReason === null;
   const statusLine = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -319,6 +321,11 @@ export function QuestionDetail({ question, gone, readOnly, nextId, onOpen }: Que
           />
         </PartBoundary>
       )}
+      {missing !== undefined && (
+        <Text size="sm" c="dimmed" data-testid="missing-actions">
+          {missing}
+        </Text>
+      )}
       {policy.finalResult && (
         <Text size="sm" c="dimmed">
           The result of a {question.toolName} call cannot be changed once sent.
@@ -332,6 +339,8 @@ export function QuestionDetail({ question, gone, readOnly, nextId, onOpen }: Que
         </Title>
         <PartBoundary what="The details of this question" resetKey={question}>
           <dl className={classes.details}>
+            <dt>Source</dt>
+            <dd>{question.source.label}</dd>
             <dt>Tags</dt>
             <dd>
               <Tags tags={question.tags} />

@@ -1,6 +1,7 @@
 import { IconSearch, IconSelector, IconX } from '@tabler/icons-react';
 import { type ChangeEvent, memo, type Ref } from 'react';
 import type { StatusCounts } from '../../hooks/use-inbox-data';
+import { useSourceOptions } from '../../hooks/use-source-options';
 import { type InboxFilters, MAX_QUERY_LENGTH, type SortOrder } from '../../utils/filters';
 import classes from './inbox-toolbar.module.css';
 import { RefreshIndicator, type RefreshIndicatorProps } from './refresh-indicator';
@@ -30,6 +31,7 @@ export const InboxToolbar = memo(function InboxToolbar({
   refresh,
 }: InboxToolbarProps) {
   const { text: query, change, clear: clearQuery } = searchText;
+  const sources = useSourceOptions();
   // Native pickers: the phone's own picker on phones, type-ahead on desktops, and no popover code
   // in the first download. A value from the URL that no question has any more stays selectable.
   const options = (values: string[], current: string | null) =>
@@ -83,6 +85,19 @@ export const InboxToolbar = memo(function InboxToolbar({
             </span>
           )}
         </div>
+        {(sources.length > 1 || filters.source) && (
+          <Picker
+            label="Source"
+            any="Any source"
+            values={
+              filters.source && !sources.some((source) => source.value === filters.source)
+                ? [filters.source, ...sources]
+                : sources
+            }
+            value={filters.source ?? ''}
+            onChange={(event) => setFilters({ source: event.currentTarget.value || null })}
+          />
+        )}
         <Picker
           label="Tag"
           any="Any tag"

@@ -29,6 +29,8 @@ export interface QuestionRowProps {
   copy?: number;
   /** `div` inside a virtualized list's own `<li>` slot. */
   as?: 'li' | 'div';
+  /** Several sources are configured: the row says which system asked. */
+  showSource?: boolean;
 }
 
 export const QuestionRow = memo(function QuestionRow({
@@ -39,6 +41,7 @@ export const QuestionRow = memo(function QuestionRow({
   href,
   copy = 1,
   as: Element = 'li',
+  showSource = false,
 }: QuestionRowProps) {
   const status = displayStatus(question, useStatusNow(question));
   const closed = status !== 'pending';
@@ -57,6 +60,11 @@ export const QuestionRow = memo(function QuestionRow({
     >
       <div className={classes.top} id={`${domId}-top`}>
         <StatusBadge status={status} />
+        {showSource && (
+          <span className={`${badge.badge} ${badge.outline}`} data-source={question.source.id}>
+            {question.source.label}
+          </span>
+        )}
         {isNew && <span className={`${badge.badge} ${badge.filled} ${badge.upper}`}>New</span>}
         {hasDraft && (
           <span className={`${badge.badge} ${badge.outline} ${badge.upper}`}>

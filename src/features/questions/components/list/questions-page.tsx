@@ -20,7 +20,12 @@ import {
 } from '../../hooks/use-open-question';
 import { questionIdFromPath } from '../../utils/paths';
 import { InboxBody } from './inbox-body';
-import { NewArrivalsBanner, PendingTitle, RefreshFailedNote } from './inbox-notices';
+import {
+  NewArrivalsBanner,
+  PendingTitle,
+  RefreshFailedNote,
+  SourceFailuresNote,
+} from './inbox-notices';
 import { InboxToolbar } from './inbox-toolbar';
 import type { QuestionListHandle } from './question-list';
 import classes from './questions-page.module.css';
@@ -95,6 +100,7 @@ export function QuestionsPage() {
         {...toolbarData}
       />
       {refreshFailed && <RefreshFailedNote error={view.error} />}
+      <SourceFailuresNote failures={view.data?.failures} />
       <NewArrivalsBanner count={newIds.size} onSeen={markAllSeen} />
       <Paper withBorder radius="md">
         <InboxBody
