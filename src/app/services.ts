@@ -4,9 +4,8 @@ import { createTokenStore, type TokenStore } from '@/config/token-store';
 import { createReflexioSource } from '@/features/questions/api/requests';
 import type { QuestionSource } from '@/features/questions/api/source';
 import {
-  createBilbySource,
   createInboxSource,
-  createVertesiaSource,
+  createLazySource,
   type InboxMember,
 } from '@/features/questions/sources/inbox-source';
 import { createApiClient } from '@/lib/api-client';
@@ -47,24 +46,28 @@ function inboxMembers(
       label: entry.label ?? SYSTEM_NAMES[entry.kind],
     };
     const apiBaseUrl = apiRootUrl(entry, baseUrl).href;
+    // Their adapters load with the first list (createLazySource), not with the first screen.
+    const systems = () => import('@/features/questions/sources/system-sources');
     if (entry.kind === 'vertesia') {
+      const vertesia = { apiBaseUrl, apiVersion: entry.apiVersion, headers: { ...config.headers } };
       return {
         origin,
-        source: createVertesiaSource(origin, {
-          apiBaseUrl,
-          apiVersion: entry.apiVersion,
-          headers: { ...config.headers },
-        }),
+        source: createLazySource({ key: `vertesia:${apiBaseUrl}`, label: origin.label }, () =>
+          systems().then((module) => module.createVertesiaSource(origin, vertesia)),
+        ),
       };
     }
     if (entry.kind === 'bilby') {
+      const bilby = {
+        apiBaseUrl,
+        headers: { ...config.headers },
+        ...(entry.organizationId ? { organizationId: entry.organizationId } : {}),
+      };
       return {
         origin,
-        source: createBilbySource(origin, {
-          apiBaseUrl,
-          headers: { ...config.headers },
-          ...(entry.organizationId ? { organizationId: entry.organizationId } : {}),
-        }),
+        source: createLazySource({ key: `bilby:${apiBaseUrl}`, label: origin.label }, () =>
+          systems().then((module) => module.createBilbySource(origin, bilby)),
+        ),
       };
     }
     const client = createApiClient({

@@ -8,7 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '@/lib/api-client';
 import { createReflexioSource } from '../api/requests';
 import type { QuestionOrigin } from '../api/schemas';
-import { createBilbySource, createInboxSource, createVertesiaSource } from './inbox-source';
+import { createInboxSource } from './inbox-source';
+import { createBilbySource, createVertesiaSource } from './system-sources';
 import { mountedFetch } from './test-support';
 
 const NOW = Date.parse('2026-11-30T12:00:00.000Z');
