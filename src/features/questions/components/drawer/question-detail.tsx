@@ -7,6 +7,7 @@ import {
   Divider,
   Group,
   Stack,
+  Switch,
   Text,
   Title,
 } from '@mantine/core';
@@ -21,6 +22,7 @@ import { formatExact } from '@/lib/format-time';
 import { isActionOn } from '../../api/mutations';
 import type { Question } from '../../api/schemas';
 import { useDraft } from '../../hooks/use-drafts';
+import { useAnswerAndNextPreference } from '../../hooks/use-drawer-flow';
 import { useStatusNow } from '../../hooks/use-status-now';
 import { questionPath } from '../../utils/paths';
 import {
@@ -222,6 +224,15 @@ export function QuestionDetail({ question, gone, readOnly, nextId, onOpen }: Que
   const { mode, closedReason, canCancel, canMarkNotApplicable } = acting ? idleOffer : policy.offer;
   const canAct = closedReason === null;
   const statusLine = useRef<HTMLDivElement>(null);
+  const [answerAndNext, setAnswerAndNext] = useAnswerAndNextPreference();
+  useEffect(() => {
+    // Opening a question (or stepping to the next with j/k) puts the cursor on the drawer, never
+    // in the answer box: a shortcut pressed next must not be typed into an answer. `a` or Enter
+    // goes to the box. (The focus trap chose the close button before the question had loaded.)
+    const active = document.activeElement;
+    if (!active || active === document.body || active.matches('.mantine-Drawer-close'))
+      statusLine.current?.focus();
+  }, []);
   useEffect(() => {
     // An action that closes the question removes the button that had focus; keep the reviewer
     // in the drawer instead of on <body>.
@@ -231,7 +242,14 @@ export function QuestionDetail({ question, gone, readOnly, nextId, onOpen }: Que
 
   return (
     <Stack gap="lg">
-      <Group gap="sm" wrap="wrap" ref={statusLine} tabIndex={-1} className={classes.statusLine}>
+      <Group
+        gap="sm"
+        wrap="wrap"
+        ref={statusLine}
+        tabIndex={-1}
+        className={classes.statusLine}
+        data-drawer-home
+      >
         <StatusBadge status={policy.status} size="lg" />
         {question.status === 'pending' && question.expiresAt !== null && (
           <Countdown expiresAt={question.expiresAt} size="md" />
@@ -318,6 +336,14 @@ export function QuestionDetail({ question, gone, readOnly, nextId, onOpen }: Que
             busy={acting}
           />
         </PartBoundary>
+      )}
+      {canAct && mode !== null && (
+        <Switch
+          size="sm"
+          label="Go to the next question after each answer"
+          checked={answerAndNext}
+          onChange={(event) => setAnswerAndNext(event.currentTarget.checked)}
+        />
       )}
       {policy.finalResult && (
         <Text size="sm" c="dimmed">

@@ -1,9 +1,10 @@
-import { Paper, Text, Title } from '@mantine/core';
+import { Paper, Title } from '@mantine/core';
 import { useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 import { LoadBoundary, lazyPart } from '@/components/load-boundary';
 import { isSignedOut } from '@/lib/api-client';
 import { useDraftIds } from '../../hooks/use-drafts';
+import { DrawerFlowContext, useAnswerAndNext } from '../../hooks/use-drawer-flow';
 import { useInboxFilters, useSearchText } from '../../hooks/use-inbox-filters';
 import { useInboxKeyboard } from '../../hooks/use-inbox-keyboard';
 import {
@@ -24,6 +25,7 @@ import { NewArrivalsBanner, PendingTitle, RefreshFailedNote } from './inbox-noti
 import { InboxToolbar } from './inbox-toolbar';
 import type { QuestionListHandle } from './question-list';
 import classes from './questions-page.module.css';
+import { ShortcutsHint } from './shortcuts-hint';
 
 // The drawer (with the answer forms) and the shortcuts dialog are not needed to show the list: they
 // load in their own chunks, the drawer's as soon as the list is on screen so a click opens it at once.
@@ -52,6 +54,7 @@ export function QuestionsPage() {
   const searchRef = useRef<HTMLInputElement>(null);
   const lastOpen = useDrawerReturnFocus(openId, visibleIds, listRef);
   const drawer = useDrawerNavigation(openId, visibleIds, lastOpen, search);
+  const flow = useAnswerAndNext(openId, visibleIds, lastOpen, drawer.switchTo);
   const [helpOpen, setHelpOpen] = useState(false);
   // Mounted from the first time they are wanted, so they can animate out when closed.
   const drawerUsed = useWantedOnce(openId !== undefined);
@@ -92,6 +95,10 @@ export function QuestionsPage() {
         setFilters={setFilters}
         searchRef={searchRef}
         searchText={searchText}
+        onSearchDone={() => {
+          const first = visibleIds[0];
+          if (first) listRef.current?.focusRow(first);
+        }}
         {...toolbarData}
       />
       {refreshFailed && <RefreshFailedNote error={view.error} />}
@@ -115,19 +122,19 @@ export function QuestionsPage() {
           search={search}
         />
       </Paper>
-      <Text size="xs" c="dimmed" ta="center">
-        Press <kbd>?</kbd> for keyboard shortcuts
-      </Text>
+      <ShortcutsHint onShow={() => setHelpOpen(true)} />
       <LoadBoundary what="The question view" parts={[QuestionDrawer, ShortcutsHelp]}>
         {drawerUsed && (
-          <QuestionDrawer
-            id={openId ?? null}
-            copies={open.copies}
-            copy={open.copy}
-            nextId={drawer.neighbourOfOpen(1)}
-            onClose={drawer.close}
-            onOpen={drawer.switchTo}
-          />
+          <DrawerFlowContext value={flow}>
+            <QuestionDrawer
+              id={openId ?? null}
+              copies={open.copies}
+              copy={open.copy}
+              nextId={drawer.neighbourOfOpen(1)}
+              onClose={drawer.close}
+              onOpen={drawer.switchTo}
+            />
+          </DrawerFlowContext>
         )}
         {helpUsed && <ShortcutsHelp opened={helpOpen} onClose={() => setHelpOpen(false)} />}
       </LoadBoundary>
