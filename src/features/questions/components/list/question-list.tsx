@@ -20,6 +20,7 @@ import {
 import { QUESTIONS_PATH } from '@/config/routes';
 import { markOnce } from '@/lib/perf-marks';
 import type { Question } from '../../api/schemas';
+import { useSelectionContext } from '../../hooks/use-selection';
 import { questionHref, questionPath } from '../../utils/paths';
 import { QuestionRow } from './question-row';
 import classes from './questions-page.module.css';
@@ -116,6 +117,7 @@ export const QuestionList = memo(function QuestionList({
   });
   const listHref = useHref(QUESTIONS_PATH);
   const copies = useMemo(() => copyNumbers(questions), [questions]);
+  const selection = useSelectionContext();
   const renderRow: RenderRow = (question, as) => {
     const copy = copies?.get(question) ?? 1;
     return (
@@ -129,6 +131,8 @@ export const QuestionList = memo(function QuestionList({
         hasDraft={draftIds.has(question.id)}
         isOpen={question.id === openId && copy === openCopy}
         href={questionHref(listHref, question.id, search)}
+        selected={selection?.ids.has(question.id)}
+        onToggle={selection?.toggle}
       />
     );
   };

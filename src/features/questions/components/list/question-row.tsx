@@ -29,7 +29,12 @@ export interface QuestionRowProps {
   copy?: number;
   /** `div` inside a virtualized list's own `<li>` slot. */
   as?: 'li' | 'div';
+  /** Ticked for a bulk action; no checkbox without `onToggle`. */
+  selected?: boolean;
+  onToggle?: (id: string, range: boolean) => void;
 }
+
+const ignoreChange = () => undefined;
 
 export const QuestionRow = memo(function QuestionRow({
   question,
@@ -39,6 +44,8 @@ export const QuestionRow = memo(function QuestionRow({
   href,
   copy = 1,
   as: Element = 'li',
+  selected = false,
+  onToggle,
 }: QuestionRowProps) {
   const status = displayStatus(question, useStatusNow(question));
   const closed = status !== 'pending';
@@ -54,8 +61,20 @@ export const QuestionRow = memo(function QuestionRow({
       data-copy={copy > 1 ? copy : undefined}
       data-open={isOpen || undefined}
       data-closed={closed || undefined}
+      data-selected={selected || undefined}
     >
       <div className={classes.top} id={`${domId}-top`}>
+        {onToggle && (
+          <input
+            type="checkbox"
+            className={classes.select}
+            aria-label={`Select: ${truncateText(question.questionText, 120) || question.id}`}
+            checked={selected}
+            // Ticked on click (Space too), where Shift is known; the change itself is React's.
+            onChange={ignoreChange}
+            onClick={(event) => onToggle(question.id, event.shiftKey)}
+          />
+        )}
         <StatusBadge status={status} />
         {isNew && <span className={`${badge.badge} ${badge.filled} ${badge.upper}`}>New</span>}
         {hasDraft && (

@@ -19,7 +19,9 @@ import {
   useDrawerReturnFocus,
   useOpenCopies,
 } from '../../hooks/use-open-question';
+import { SelectionContext, useSelection } from '../../hooks/use-selection';
 import { questionIdFromPath } from '../../utils/paths';
+import { BulkBar } from './bulk-bar';
 import { InboxBody } from './inbox-body';
 import { NewArrivalsBanner, PendingTitle, RefreshFailedNote } from './inbox-notices';
 import { InboxToolbar } from './inbox-toolbar';
@@ -55,6 +57,7 @@ export function QuestionsPage() {
   const lastOpen = useDrawerReturnFocus(openId, visibleIds, listRef);
   const drawer = useDrawerNavigation(openId, visibleIds, lastOpen, search);
   const flow = useAnswerAndNext(openId, visibleIds, lastOpen, drawer.switchTo);
+  const selection = useSelection(visible);
   const [helpOpen, setHelpOpen] = useState(false);
   // Mounted from the first time they are wanted, so they can animate out when closed.
   const drawerUsed = useWantedOnce(openId !== undefined);
@@ -69,6 +72,7 @@ export function QuestionsPage() {
     searchBox: searchRef,
     showHelp: () => setHelpOpen(true),
     refresh: refreshAll,
+    toggleSelected: selection.toggle,
   });
 
   // A signed-out session is explained by its own alert; this one is for everything else.
@@ -103,24 +107,27 @@ export function QuestionsPage() {
       />
       {refreshFailed && <RefreshFailedNote error={view.error} />}
       <NewArrivalsBanner count={newIds.size} onSeen={markAllSeen} />
+      <BulkBar selection={selection} viewCount={visible.length} />
       <Paper withBorder radius="md">
-        <InboxBody
-          list={view.data}
-          visible={visible}
-          filters={liveFilters}
-          failure={
-            view.isError
-              ? { error: view.error, retry: () => void view.refetch(), retrying: view.isFetching }
-              : null
-          }
-          onClearFilters={clearFilters}
-          listRef={listRef}
-          newIds={newIds}
-          draftIds={draftIds}
-          openId={openId}
-          openCopy={open.copy}
-          search={search}
-        />
+        <SelectionContext value={selection.context}>
+          <InboxBody
+            list={view.data}
+            visible={visible}
+            filters={liveFilters}
+            failure={
+              view.isError
+                ? { error: view.error, retry: () => void view.refetch(), retrying: view.isFetching }
+                : null
+            }
+            onClearFilters={clearFilters}
+            listRef={listRef}
+            newIds={newIds}
+            draftIds={draftIds}
+            openId={openId}
+            openCopy={open.copy}
+            search={search}
+          />
+        </SelectionContext>
       </Paper>
       <ShortcutsHint onShow={() => setHelpOpen(true)} />
       <LoadBoundary what="The question view" parts={[QuestionDrawer, ShortcutsHelp]}>
