@@ -42,7 +42,8 @@ test('bulk not applicable of 5, one of them closed meanwhile: per-question resul
   await mock.asOtherReviewer(ids[2] as string, 'cancel');
   await dialog.getByRole('button', { name: 'Mark not applicable (5)' }).click();
 
-  await expect(dialog.getByText('Marked 4 of 5 not applicable.')).toBeVisible();
+  // Five requests in turn, each waiting for the list to refresh: more than the usual wait.
+  await expect(dialog.getByText('Marked 4 of 5 not applicable.')).toBeVisible({ timeout: 30_000 });
   await expect(dialog.getByTestId('bulk-failures')).toContainText('Bulk question 3');
   await expect(dialog.getByTestId('bulk-failures')).toContainText('Someone else got there first');
   await expectNoA11yViolations(page, '[role="dialog"]');
@@ -64,6 +65,7 @@ test('x ticks the focused row; the header checkbox ticks the view; Answer one te
   page,
   mock,
 }) => {
+  test.slow();
   const ids = await askMany(mock, 3);
   await page.goto('questions');
   await expect(page.getByRole('checkbox', tick(1))).toBeVisible();
@@ -81,7 +83,7 @@ test('x ticks the focused row; the header checkbox ticks the view; Answer one te
   const dialog = page.getByRole('dialog', { name: 'Answer 3 questions with one text?' });
   await dialog.getByRole('textbox', { name: 'Answer' }).fill('Yes, rotate it tonight.');
   await dialog.getByRole('button', { name: 'Send to all (3)' }).click();
-  await expect(dialog.getByText('Answered 3 of 3.')).toBeVisible();
+  await expect(dialog.getByText('Answered 3 of 3.')).toBeVisible({ timeout: 30_000 });
   await dialog.getByRole('button', { name: 'Done' }).click();
   const calls = new Map((await mock.calls()).map((call) => [call.id, call]));
   for (const id of ids)

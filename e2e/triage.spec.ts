@@ -121,20 +121,21 @@ test('answer and next: on by default, off when the reviewer says so, remembered'
   page,
   mock,
 }) => {
+  test.slow();
   const ids = await askMany(mock, 3);
   await page.goto(`questions/${ids[2]}`);
   const question = drawer(page);
   // The last question of the view: answered, it goes to the one above.
   await question.getByRole('button', { name: 'No', exact: true }).click();
   await question.getByRole('button', { name: 'Answer', exact: true }).click();
-  await expectOpen(page, ids, 1);
-  await expect(question.getByRole('textbox', { name: 'Answer' })).toBeFocused();
-  // The toast does not cover the drawer.
+  // The toast does not cover the drawer: it sits left of it.
   const toast = page.getByRole('alert').filter({ hasText: 'Answer sent' });
   await expect(toast).toBeVisible();
   const toastBox = await toast.boundingBox();
   const drawerBox = await question.boundingBox();
   expect(toastBox && drawerBox && toastBox.x + toastBox.width <= drawerBox.x).toBe(true);
+  await expectOpen(page, ids, 1);
+  await expect(question.getByRole('textbox', { name: 'Answer' })).toBeFocused();
 
   await question.getByRole('switch', { name: 'Go to the next question after each answer' }).click();
   await page.reload();

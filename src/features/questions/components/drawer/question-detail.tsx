@@ -120,14 +120,10 @@ function CurrentResult({ question }: { question: Question }) {
         {statusMeta[question.status].answerHeading}
       </Title>
       {isNotApplicable(question) ? (
-        <Group gap="xs">
-          <Badge color="orange" variant="light" radius="sm" tt="none">
-            Not applicable
-          </Badge>
-          <Text span c="dimmed" size="sm">
-            The agent was told the reviewer has no information.
-          </Text>
-        </Group>
+        // The status badge above says "Not applicable"; this says what that meant for the agent.
+        <Text c="dimmed" size="sm">
+          Marked not applicable: the agent was told the reviewer has no information.
+        </Text>
       ) : answer !== null && Object.keys(question.result).length === 1 ? (
         <LongText
           text={answer}
@@ -250,7 +246,7 @@ export function QuestionDetail({ question, gone, readOnly, nextId, onOpen }: Que
         className={classes.statusLine}
         data-drawer-home
       >
-        <StatusBadge status={policy.status} size="lg" />
+        <StatusBadge status={policy.status} size="lg" notApplicable={isNotApplicable(question)} />
         {question.status === 'pending' && question.expiresAt !== null && (
           <Countdown expiresAt={question.expiresAt} size="md" />
         )}

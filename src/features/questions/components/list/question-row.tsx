@@ -75,7 +75,7 @@ export const QuestionRow = memo(function QuestionRow({
             onClick={(event) => onToggle(question.id, event.shiftKey)}
           />
         )}
-        <StatusBadge status={status} />
+        <StatusBadge status={status} notApplicable={isNotApplicable(question)} />
         {isNew && <span className={`${badge.badge} ${badge.filled} ${badge.upper}`}>New</span>}
         {hasDraft && (
           <span className={`${badge.badge} ${badge.outline} ${badge.upper}`}>
