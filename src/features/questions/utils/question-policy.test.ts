@@ -146,9 +146,9 @@ describe('questionPolicy', () => {
   });
 
   it.each([
-    ['expired', 'This question expired'],
-    ['superseded', 'A newer answer replaced this one'],
-    ['cancelled', 'This question was cancelled'],
+    ['expired', 'Too late to answer'],
+    ['superseded', 'Replaced by a newer answer'],
+    ['cancelled', 'Cancelled without an answer'],
   ] as const)('closes a %s question with its explanation', (status, title) => {
     const p = policy({ status });
     const explanation = statusMeta[status].closed;
@@ -173,7 +173,7 @@ describe('questionPolicy', () => {
     const p = policy({ expiresAt: NOW }, { gone: false, hasDraft: false }, NOW);
     expect(p.status).toBe('expired');
     expect(p.color).toBe(statusMeta.expired.color);
-    expect(p.closed).toEqual({ title: 'This question expired', explanation: OVERDUE_EXPLANATION });
+    expect(p.closed).toEqual({ title: 'Too late to answer', explanation: OVERDUE_EXPLANATION });
     expect(p.offer.mode).toBeNull();
     expect(policy({ expiresAt: NOW }, { gone: false, hasDraft: true }, NOW).offer).toEqual({
       mode: 'answer',

@@ -84,7 +84,7 @@ export const statusMeta: Record<QuestionStatus, StatusMeta> = {
   },
   expired: {
     label: 'Expired',
-    closedTitle: 'This question expired',
+    closedTitle: 'Too late to answer',
     color: 'orange',
     emptyList: {
       title: 'No expired questions',
@@ -99,7 +99,7 @@ export const statusMeta: Record<QuestionStatus, StatusMeta> = {
   },
   superseded: {
     label: 'Superseded',
-    closedTitle: 'A newer answer replaced this one',
+    closedTitle: 'Replaced by a newer answer',
     color: 'grape',
     emptyList: {
       title: 'No superseded questions',
@@ -115,7 +115,7 @@ export const statusMeta: Record<QuestionStatus, StatusMeta> = {
   },
   cancelled: {
     label: 'Cancelled',
-    closedTitle: 'This question was cancelled',
+    closedTitle: 'Cancelled without an answer',
     color: 'gray',
     emptyList: {
       title: 'No cancelled questions',
