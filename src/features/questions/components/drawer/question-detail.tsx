@@ -122,7 +122,7 @@ function CurrentResult({ question }: { question: Question }) {
       {isNotApplicable(question) ? (
         // The status badge above says "Not applicable"; this says what that meant for the agent.
         <Text c="dimmed" size="sm">
-          Marked not applicable: the agent was told the reviewer has no information.
+          The agent was told the reviewer has no information.
         </Text>
       ) : answer !== null && Object.keys(question.result).length === 1 ? (
         <LongText
