@@ -4,6 +4,8 @@ import { drawer, expect, row, test } from './fixtures';
 const answerButton = { name: 'Answer', exact: true } as const;
 
 test('answer a pending question', async ({ page, mock }) => {
+  // This journey looks at the drawer after the action: "answer and next" (e2e/triage.spec.ts) off.
+  await page.addInitScript(() => localStorage.setItem('qi:answer-and-next', 'off'));
   await page.goto('questions');
   await row(page, demoIds.pendingYesNo).getByRole('link').click();
   await expect(page).toHaveURL(new RegExp(`/questions/${demoIds.pendingYesNo}$`));
@@ -40,6 +42,8 @@ test('edit an earlier answer', async ({ page, mock }) => {
 });
 
 test('mark a question not applicable', async ({ page, mock }) => {
+  // This journey looks at the drawer after the action: "answer and next" (e2e/triage.spec.ts) off.
+  await page.addInitScript(() => localStorage.setItem('qi:answer-and-next', 'off'));
   await page.goto(`questions/${demoIds.pendingYesNo}`);
   await drawer(page).getByRole('button', { name: 'Not applicable' }).click();
   const confirm = page.getByRole('dialog', { name: 'Mark this question not applicable?' });
@@ -52,6 +56,8 @@ test('mark a question not applicable', async ({ page, mock }) => {
 });
 
 test('cancel a question', async ({ page, mock }) => {
+  // This journey looks at the drawer after the action: "answer and next" (e2e/triage.spec.ts) off.
+  await page.addInitScript(() => localStorage.setItem('qi:answer-and-next', 'off'));
   await page.goto(`questions/${demoIds.pendingYesNo}`);
   await drawer(page).getByRole('button', { name: 'Cancel question' }).click();
   const confirm = page.getByRole('dialog', { name: 'Cancel this question?' });
@@ -137,6 +143,8 @@ test('a question with a 5-second expiry turns expired in the list and the drawer
 });
 
 test('keyboard-only triage of three questions', async ({ page, mock }) => {
+  // This journey looks at the drawer after the action: "answer and next" (e2e/triage.spec.ts) off.
+  await page.addInitScript(() => localStorage.setItem('qi:answer-and-next', 'off'));
   await page.goto('questions');
   await expect(page.getByRole('list', { name: 'Questions' })).toBeVisible();
   const answered: string[] = [];
@@ -151,10 +159,16 @@ test('keyboard-only triage of three questions', async ({ page, mock }) => {
     answered.push(focusedId as string);
     await page.keyboard.press('Enter');
     const box = drawer(page).getByRole('textbox', { name: 'Answer' });
+    // The drawer has the cursor, not the box (a shortcut must not type into it): `a` goes there.
+    await expect(box).toBeVisible();
+    await expect(box).not.toBeFocused();
+    await page.keyboard.press('a');
     await expect(box).toBeFocused();
     await page.keyboard.type(answer);
     await page.keyboard.press('Control+Enter');
     await expect(drawer(page).getByTestId('current-answer')).toHaveText(answer);
+    // The first Esc leaves the answer box, the second closes the drawer.
+    await page.keyboard.press('Escape');
     await page.keyboard.press('Escape');
     await expect(drawer(page)).toHaveCount(0);
   }
@@ -179,9 +193,15 @@ test('the shortcuts are listed, and off while typing', async ({ page }) => {
   await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
 });
 
-test('a deep link to a pending question puts the cursor in the answer box', async ({ page }) => {
+test('a deep link to a pending question puts the cursor on the drawer; a goes to the answer box', async ({
+  page,
+}) => {
   await page.goto(`questions/${demoIds.pendingYesNo}`);
-  await expect(drawer(page).getByRole('textbox', { name: 'Answer' })).toBeFocused();
+  const box = drawer(page).getByRole('textbox', { name: 'Answer' });
+  await expect(box).toBeVisible();
+  await expect(box).not.toBeFocused();
+  await page.keyboard.press('a');
+  await expect(box).toBeFocused();
   await page.keyboard.type('Yes');
   await page.keyboard.press('Control+Enter');
   await expect(page.getByText('Answer sent')).toBeVisible();

@@ -38,7 +38,8 @@ function Logo() {
 // The header is plain elements drawn with the theme's variables: it renders on every page load,
 // before the list, and Mantine's components cost render time there for no difference on screen.
 function ColorSchemeToggle() {
-  const { setColorScheme } = useMantineColorScheme();
+  // keepTransitions: otherwise Mantine injects a <style> to pause transitions, which the CSP (style-src 'self') refuses.
+  const { setColorScheme } = useMantineColorScheme({ keepTransitions: true });
   const computed = useComputedColorScheme('light', { getInitialValueInEffect: false });
   const next = computed === 'dark' ? 'light' : 'dark';
   return (

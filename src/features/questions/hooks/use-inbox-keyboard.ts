@@ -1,6 +1,6 @@
-import { useHotkeys } from '@mantine/hooks';
 import type { RefObject } from 'react';
 import type { QuestionListHandle } from '../components/list/question-list';
+import { useKeys } from './use-shortcuts';
 
 export interface InboxKeyboardOptions {
   openId: string | undefined;
@@ -12,11 +12,13 @@ export interface InboxKeyboardOptions {
   searchBox: RefObject<HTMLInputElement | null>;
   showHelp: () => void;
   refresh: () => void;
+  /** `x`: selects or unselects the open question, or else the focused row. */
+  toggleSelected?: (id: string) => void;
 }
 
 /**
  * The inbox's shortcuts: j/k step through the list (or from one open question to the next), `/`
- * searches, `?` shows the shortcuts, `r` refreshes. Mantine's hotkeys are off while typing.
+ * searches, `?` shows the shortcuts, `r` refreshes, `x` selects. Off while typing (see useKeys).
  */
 export function useInboxKeyboard({
   openId,
@@ -27,6 +29,7 @@ export function useInboxKeyboard({
   searchBox,
   showHelp,
   refresh,
+  toggleSelected,
 }: InboxKeyboardOptions) {
   const step = (delta: 1 | -1) => {
     if (visibleIds.length === 0) return;
@@ -47,17 +50,20 @@ export function useInboxKeyboard({
     if (id) list.current?.focusRow(id);
   };
 
-  useHotkeys([
-    ['j', () => step(1)],
-    ['k', () => step(-1)],
-    [
-      '/',
-      (event) => {
-        event.preventDefault();
-        searchBox.current?.focus();
-      },
-    ],
-    ['shift+?', showHelp],
-    ['r', refresh],
-  ]);
+  useKeys({
+    j: () => step(1),
+    k: () => step(-1),
+    '/': (event) => {
+      event.preventDefault();
+      searchBox.current?.focus();
+    },
+    '?': showHelp,
+    r: refresh,
+    x: (event) => {
+      const id = openId ?? list.current?.cursor();
+      if (!id || !toggleSelected) return;
+      event.preventDefault();
+      toggleSelected(id);
+    },
+  });
 }

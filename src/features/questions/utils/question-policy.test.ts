@@ -152,9 +152,9 @@ describe('questionPolicy', () => {
   });
 
   it.each([
-    ['expired', 'Expired: no actions'],
-    ['superseded', 'Superseded: no actions'],
-    ['cancelled', 'Cancelled: no actions'],
+    ['expired', 'Too late to answer'],
+    ['superseded', 'Replaced by a newer answer'],
+    ['cancelled', 'Cancelled without an answer'],
   ] as const)('closes a %s question with its explanation', (status, title) => {
     const p = policy({ status });
     const explanation = statusMeta[status].closed;
@@ -179,7 +179,7 @@ describe('questionPolicy', () => {
     const p = policy({ expiresAt: NOW }, { gone: false, hasDraft: false }, NOW);
     expect(p.status).toBe('expired');
     expect(p.color).toBe(statusMeta.expired.color);
-    expect(p.closed).toEqual({ title: 'Expired: no actions', explanation: OVERDUE_EXPLANATION });
+    expect(p.closed).toEqual({ title: 'Too late to answer', explanation: OVERDUE_EXPLANATION });
     expect(p.offer.mode).toBeNull();
     expect(policy({ expiresAt: NOW }, { gone: false, hasDraft: true }, NOW).offer).toEqual({
       mode: 'answer',
@@ -208,7 +208,10 @@ describe('questionPolicy', () => {
   it('shows a record the server cannot give back (a repeated id) from the list only, without actions', () => {
     const why = 'Another question has the same id, so this one cannot be opened from the server.';
     const p = policy({}, { gone: false, hasDraft: false, readOnly: why });
-    expect(p.closed).toEqual({ title: 'Shown from the list only: no actions', explanation: why });
+    expect(p.closed).toEqual({
+      title: 'Shown from the list only, so it cannot be changed here',
+      explanation: why,
+    });
     expect(p.offer).toEqual({
       mode: null,
       closedReason: why,

@@ -28,6 +28,8 @@ export interface StatusMeta {
   emptyList: ListText;
   /** Why a question in this status takes no action, in the reviewer's words; null if it does. */
   closed: string | null;
+  /** The heading over that explanation: a plain sentence. */
+  closedTitle: string;
   /**
    * The form the drawer shows for an `ask_human` question and for another tool's call. On a
    * closed status it is shown only to keep the reviewer's draft visible (read-only, copyable).
@@ -48,6 +50,7 @@ const NEW_ANSWER = { askHuman: 'answer', otherTool: 'json' } as const;
 export const statusMeta: Record<QuestionStatus, StatusMeta> = {
   pending: {
     label: 'Pending',
+    closedTitle: 'This question is open',
     color: 'blue',
     emptyList: {
       title: 'No questions are waiting',
@@ -62,6 +65,7 @@ export const statusMeta: Record<QuestionStatus, StatusMeta> = {
   },
   resolved: {
     label: 'Resolved',
+    closedTitle: 'This question has been answered',
     color: 'green',
     emptyList: { title: 'No answered questions', body: 'Answered questions show up here.' },
     closed: null,
@@ -80,6 +84,7 @@ export const statusMeta: Record<QuestionStatus, StatusMeta> = {
   },
   expired: {
     label: 'Expired',
+    closedTitle: 'Too late to answer',
     color: 'orange',
     emptyList: {
       title: 'No expired questions',
@@ -94,6 +99,7 @@ export const statusMeta: Record<QuestionStatus, StatusMeta> = {
   },
   superseded: {
     label: 'Superseded',
+    closedTitle: 'Replaced by a newer answer',
     color: 'grape',
     emptyList: {
       title: 'No superseded questions',
@@ -109,6 +115,7 @@ export const statusMeta: Record<QuestionStatus, StatusMeta> = {
   },
   cancelled: {
     label: 'Cancelled',
+    closedTitle: 'Cancelled without an answer',
     color: 'gray',
     emptyList: {
       title: 'No cancelled questions',
@@ -249,10 +256,10 @@ export function questionPolicy(
         : {
             title:
               readOnly !== null
-                ? 'Shown from the list only: no actions'
+                ? 'Shown from the list only, so it cannot be changed here'
                 : gone
                   ? 'Not found'
-                  : `${meta.label}: no actions`,
+                  : meta.closedTitle,
             explanation,
           },
     offer: internOffer({

@@ -7,6 +7,8 @@ import { describeSeconds, formatDuration } from '@/lib/format-time';
 import { useResolveQuestion, useUpdateAnswer } from '../../api/mutations';
 import type { Question } from '../../api/schemas';
 import { useDraft } from '../../hooks/use-drafts';
+import { useDrawerFlow } from '../../hooks/use-drawer-flow';
+import { isTextField, useKeys } from '../../hooks/use-shortcuts';
 import {
   checkAnswer,
   checkJsonResult,
@@ -82,12 +84,43 @@ export function AnswerForm({ question, mode, closedReason, extraActions, busy }:
   const formats = mode === 'json' ? [] : quickAnswers(question.answerFormat);
   const closed = closedReason !== null;
   const box = useRef<HTMLTextAreaElement>(null);
+  const flow = useDrawerFlow();
+  // Opening a question puts the cursor in the drawer, not in this box (a `j` pressed next must not
+  // become the answer); after "answer and next" the reviewer is answering, so the box takes it.
   useEffect(() => {
-    // Opened from a link, the drawer's focus trap ran before the question loaded and chose the
-    // close button; the reviewer came to answer, so the answer box takes focus.
-    if (!closed && document.activeElement?.matches('.mantine-Drawer-close, body'))
-      box.current?.focus();
-  }, [closed]);
+    if (flow.takeAnswerFocus(question.id) && !closed) box.current?.focus();
+  }, [flow, question.id, closed]);
+  const focusBox = (event: KeyboardEvent) => {
+    if (closed || !box.current) return;
+    event.preventDefault();
+    box.current.focus();
+  };
+  // Enter on a button or a link is that control's; on the drawer itself it starts the answer.
+  const startOnEnter = (event: KeyboardEvent) => {
+    const target = event.target instanceof Element ? event.target : null;
+    if (target?.closest('button, a, [role="button"], input') || isTextField(target)) return;
+    focusBox(event);
+  };
+  useKeys(
+    {
+      a: focusBox,
+      e: focusBox,
+      Enter: startOnEnter,
+      ...Object.fromEntries(
+        (mode === 'json' ? [] : quickAnswers(question.answerFormat))
+          .slice(0, 9)
+          .map((option, index) => [
+            String(index + 1),
+            (event: KeyboardEvent) => {
+              if (closed || !box.current) return;
+              event.preventDefault();
+              pickQuick(option);
+            },
+          ]),
+      ),
+    },
+    !closed,
+  );
   const clock = useClock();
   // After a 429 the server said when to try again; the button waits that long.
   const [retryAt, setRetryAt] = useState<number | null>(null);
@@ -104,6 +137,12 @@ export function AnswerForm({ question, mode, closedReason, extraActions, busy }:
     }
   };
 
+  /** A quick answer fills the box and puts the cursor there: Ctrl/⌘ + Enter sends it. */
+  const pickQuick = (option: string) => {
+    change(option);
+    box.current?.focus();
+  };
+
   const callbacks = {
     onSuccess: () => {
       notifications.show({
@@ -111,6 +150,7 @@ export function AnswerForm({ question, mode, closedReason, extraActions, busy }:
         title: successTitles[mode],
         message: 'The agent will resume with it.',
       });
+      flow.done(question.id);
     },
     onError: (error: unknown) => {
       setServerError(error);
@@ -196,12 +236,13 @@ export function AnswerForm({ question, mode, closedReason, extraActions, busy }:
           <Text size="sm" c="dimmed">
             Quick answer:
           </Text>
-          {formats.map((option) => (
+          {formats.map((option, index) => (
             <Button
               key={option}
               size="compact-sm"
               variant="default"
-              onClick={() => change(option)}
+              onClick={() => pickQuick(option)}
+              aria-keyshortcuts={index < 9 ? String(index + 1) : undefined}
               disabled={mutation.isPending}
             >
               {option}
@@ -231,6 +272,14 @@ export function AnswerForm({ question, mode, closedReason, extraActions, busy }:
           if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
             event.preventDefault();
             submit();
+          } else if (event.key === 'Escape') {
+            // The first Esc leaves the box (shortcuts work again), the next closes the drawer.
+            event.preventDefault();
+            event.stopPropagation();
+            event.currentTarget
+              .closest('[role="dialog"]')
+              ?.querySelector<HTMLElement>('[data-drawer-home]')
+              ?.focus();
           }
         }}
         // Measuring a very long text on every change is what freezes a tab: past the limit the
@@ -241,8 +290,9 @@ export function AnswerForm({ question, mode, closedReason, extraActions, busy }:
         maxRows={16}
         error={fieldError}
         ref={box}
+        // Mantine closes the drawer on Esc from a window listener; from the box, Esc leaves the box.
+        data-mantine-stop-propagation="true"
         readOnly={closed || mutation.isPending}
-        data-autofocus={!closed || undefined}
         spellCheck={mode !== 'json'}
         dir="auto"
       />

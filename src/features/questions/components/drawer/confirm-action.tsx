@@ -3,11 +3,14 @@ import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { useCancelQuestion, useMarkNotApplicable } from '../../api/mutations';
 import { NOT_APPLICABLE_ANSWER, type Question } from '../../api/schemas';
+import { useDrawerFlow } from '../../hooks/use-drawer-flow';
+import { useKeys } from '../../hooks/use-shortcuts';
 import { ActionError } from './action-error';
 
 const specs = {
   'not-applicable': {
     trigger: 'Not applicable',
+    key: 'n',
     title: 'Mark this question not applicable?',
     body: `The agent is told: “${NOT_APPLICABLE_ANSWER}” and carries on without an answer.`,
     confirm: 'Mark not applicable',
@@ -16,6 +19,7 @@ const specs = {
   },
   cancel: {
     trigger: 'Cancel question',
+    key: 'c',
     title: 'Cancel this question?',
     body: 'The question is closed without an answer. The agent gets no reply for it. This cannot be undone.',
     confirm: 'Cancel question',
@@ -39,6 +43,18 @@ export function ConfirmAction({ action, question, busy }: ConfirmActionProps) {
   const notApplicable = useMarkNotApplicable();
   const cancel = useCancelQuestion();
   const mutation = action === 'cancel' ? cancel : notApplicable;
+  const flow = useDrawerFlow();
+  const ask = () => {
+    setError(null);
+    setOpened(true);
+  };
+  useKeys({
+    [spec.key]: (event) => {
+      if (busy || mutation.isPending) return;
+      event.preventDefault();
+      ask();
+    },
+  });
 
   const confirm = () => {
     setError(null);
@@ -52,6 +68,7 @@ export function ConfirmAction({ action, question, busy }: ConfirmActionProps) {
             title: spec.done,
             message: 'The agent has been told.',
           });
+          flow.done(question.id);
         },
         onError: setError,
       },
@@ -62,10 +79,8 @@ export function ConfirmAction({ action, question, busy }: ConfirmActionProps) {
     <>
       <Button
         variant="default"
-        onClick={() => {
-          setError(null);
-          setOpened(true);
-        }}
+        onClick={ask}
+        aria-keyshortcuts={spec.key}
         disabled={busy && !mutation.isPending}
         loading={mutation.isPending}
       >

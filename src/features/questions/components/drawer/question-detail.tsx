@@ -7,6 +7,7 @@ import {
   Divider,
   Group,
   Stack,
+  Switch,
   Text,
   Title,
 } from '@mantine/core';
@@ -21,6 +22,7 @@ import { formatExact } from '@/lib/format-time';
 import { isActionOn } from '../../api/mutations';
 import type { Question } from '../../api/schemas';
 import { useDraft } from '../../hooks/use-drafts';
+import { useAnswerAndNextPreference } from '../../hooks/use-drawer-flow';
 import { useStatusNow } from '../../hooks/use-status-now';
 import { questionPath } from '../../utils/paths';
 import {
@@ -118,14 +120,10 @@ function CurrentResult({ question }: { question: Question }) {
         {statusMeta[question.status].answerHeading}
       </Title>
       {isNotApplicable(question) ? (
-        <Group gap="xs">
-          <Badge color="orange" variant="light" radius="sm" tt="none">
-            Not applicable
-          </Badge>
-          <Text span c="dimmed" size="sm">
-            The agent was told the reviewer has no information.
-          </Text>
-        </Group>
+        // The status badge above says "Not applicable"; this says what that meant for the agent.
+        <Text c="dimmed" size="sm">
+          The agent was told the reviewer has no information.
+        </Text>
       ) : answer !== null && Object.keys(question.result).length === 1 ? (
         <LongText
           text={answer}
@@ -224,6 +222,15 @@ export function QuestionDetail({ question, gone, readOnly, nextId, onOpen }: Que
     : policy.offer;
   const canAct = closedReason === null;
   const statusLine = useRef<HTMLDivElement>(null);
+  const [answerAndNext, setAnswerAndNext] = useAnswerAndNextPreference();
+  useEffect(() => {
+    // Opening a question (or stepping to the next with j/k) puts the cursor on the drawer, never
+    // in the answer box: a shortcut pressed next must not be typed into an answer. `a` or Enter
+    // goes to the box. (The focus trap chose the close button before the question had loaded.)
+    const active = document.activeElement;
+    if (!active || active === document.body || active.matches('.mantine-Drawer-close'))
+      statusLine.current?.focus();
+  }, []);
   useEffect(() => {
     // An action that closes the question removes the button that had focus; keep the reviewer
     // in the drawer instead of on <body>.
@@ -233,8 +240,15 @@ export function QuestionDetail({ question, gone, readOnly, nextId, onOpen }: Que
 
   return (
     <Stack gap="lg">
-      <Group gap="sm" wrap="wrap" ref={statusLine} tabIndex={-1} className={classes.statusLine}>
-        <StatusBadge status={policy.status} size="lg" />
+      <Group
+        gap="sm"
+        wrap="wrap"
+        ref={statusLine}
+        tabIndex={-1}
+        className={classes.statusLine}
+        data-drawer-home
+      >
+        <StatusBadge status={policy.status} size="lg" notApplicable={isNotApplicable(question)} />
         {question.status === 'pending' && question.expiresAt !== null && (
           <Countdown expiresAt={question.expiresAt} size="md" />
         )}
@@ -325,6 +339,14 @@ export function QuestionDetail({ question, gone, readOnly, nextId, onOpen }: Que
         <Text size="sm" c="dimmed" data-testid="missing-actions">
           {missing}
         </Text>
+      )}
+      {canAct && mode !== null && (
+        <Switch
+          size="sm"
+          label="Go to the next question after each answer"
+          checked={answerAndNext}
+          onChange={(event) => setAnswerAndNext(event.currentTarget.checked)}
+        />
       )}
       {policy.finalResult && (
         <Text size="sm" c="dimmed">

@@ -1,6 +1,6 @@
 import { demoIds } from '@mock/seed';
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { findRow, mockCall, openDrawer, rowOf } from '@/test/inbox';
 import { getMockApi, holdNextPost, mockControl } from '@/test/mock-api';
 import { refreshNow, renderApp } from '@/test/render';
@@ -9,6 +9,10 @@ import { NOT_APPLICABLE_ANSWER } from '../../api/schemas';
 // The drawer is a lazy chunk: its first import compiles it (and Mantine's drawer) on demand, which
 // on a busy machine takes longer than a query's one-second wait. Done once here, outside the tests.
 beforeAll(() => import('./question-drawer'), 30_000);
+
+// These tests look at the drawer after an action; "answer and next" (on by default, tested in its
+// own block below) would move it on to the next question.
+beforeEach(() => localStorage.setItem('qi:answer-and-next', 'off'));
 
 /** The status word on the drawer's badge. */
 function badge(dialog: HTMLElement): string | null | undefined {
@@ -138,6 +142,75 @@ describe('moving on', () => {
     await screen.findByText('Answer sent');
     await user.click(within(dialog).getByRole('button', { name: 'Next question (j)' }));
     await waitFor(() => expect(router.state.location.pathname).toBe(`/questions/${below}`));
+  });
+});
+
+describe('answer and next, and the keyboard', () => {
+  beforeEach(() => localStorage.removeItem('qi:answer-and-next'));
+
+  function rowOrder(): string[] {
+    return [...document.querySelectorAll<HTMLElement>('[data-question-id]')].map(
+      (row) => row.dataset.questionId ?? '',
+    );
+  }
+
+  it('opens with the cursor on the drawer: j goes to the next question, typing nothing', async () => {
+    const { dialog, user, router } = await openDrawer(demoIds.pendingYesNo);
+    await waitFor(() => expect(findRow(demoIds.pendingYesNo)).not.toBeNull());
+    const box = within(dialog).getByRole('textbox', { name: 'Answer' });
+    await waitFor(() => expect(dialog.contains(document.activeElement)).toBe(true));
+    expect(box).not.toHaveFocus();
+    const order = rowOrder();
+    await user.keyboard('j');
+    const below = order[order.indexOf(demoIds.pendingYesNo) + 1];
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/questions/${below}`));
+    expect(Object.keys(localStorage).filter((key) => key.includes('draft'))).toEqual([]);
+  });
+
+  it('a goes to the answer box, Esc leaves it, a quick answer key fills it; j typed in the box is text', async () => {
+    const { dialog, user, router } = await openDrawer(demoIds.pendingYesNo);
+    const box = within(dialog).getByRole('textbox', { name: 'Answer' });
+    await waitFor(() => expect(dialog.contains(document.activeElement)).toBe(true));
+    await user.keyboard('a');
+    expect(box).toHaveFocus();
+    expect(box).toHaveValue('');
+    await user.keyboard('jk');
+    expect(box).toHaveValue('jk');
+    expect(router.state.location.pathname).toBe(`/questions/${demoIds.pendingYesNo}`);
+    await user.keyboard('{Escape}');
+    expect(box).not.toHaveFocus();
+    expect(screen.getByRole('dialog', { name: 'Question' })).toBeInTheDocument();
+    await user.keyboard('2');
+    expect(box).toHaveValue('No');
+    expect(box).toHaveFocus();
+  });
+
+  it('after an answer is accepted, moves to the question below with the cursor in its box', async () => {
+    const { dialog, user, router } = await openDrawer(demoIds.pendingYesNo);
+    await waitFor(() => expect(findRow(demoIds.pendingYesNo)).not.toBeNull());
+    const order = rowOrder();
+    const below = order[order.indexOf(demoIds.pendingYesNo) + 1];
+    await user.click(within(dialog).getByRole('button', { name: 'Yes' }));
+    await user.keyboard('{Control>}{Enter}{/Control}');
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/questions/${below}`));
+    expect((await mockCall(demoIds.pendingYesNo)).status).toBe('resolved');
+    const next = screen.getByRole('dialog', { name: 'Question' });
+    await waitFor(() =>
+      expect(within(next).getByRole('textbox', { name: 'Answer' })).toHaveFocus(),
+    );
+  });
+
+  it('stays on the answered question when the reviewer turned it off (remembered)', async () => {
+    const { dialog, user, router } = await openDrawer(demoIds.pendingYesNo);
+    await user.click(
+      within(dialog).getByRole('switch', { name: 'Go to the next question after each answer' }),
+    );
+    expect(localStorage.getItem('qi:answer-and-next')).toBe('off');
+    await user.click(within(dialog).getByRole('button', { name: 'Yes' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Answer' }));
+    await screen.findByText('Answer sent');
+    expect(router.state.location.pathname).toBe(`/questions/${demoIds.pendingYesNo}`);
+    expect(badge(dialog)).toBe('Resolved');
   });
 });
 

@@ -6,6 +6,7 @@ import '@mantine/core/styles/ModalBase.layer.css';
 import '@mantine/core/styles/Drawer.layer.css';
 import '@mantine/core/styles/Modal.layer.css';
 import '@mantine/core/styles/Divider.layer.css';
+import '@mantine/core/styles/Switch.layer.css';
 import { Alert, Drawer, Skeleton, Stack } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';

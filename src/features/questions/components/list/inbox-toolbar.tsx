@@ -17,6 +17,8 @@ export interface InboxToolbarProps {
   /** The search box's text; the list follows it as it is typed. */
   searchText: { text: string; change: (value: string) => void; clear: () => void };
   refresh: RefreshIndicatorProps;
+  /** Esc, ↓ or Enter in the search box: on to the list's first row. */
+  onSearchDone?: () => void;
 }
 
 /** Memoized: the page re-renders when its rows change, the toolbar only when its own data does. */
@@ -29,6 +31,7 @@ export const InboxToolbar = memo(function InboxToolbar({
   searchRef,
   searchText,
   refresh,
+  onSearchDone,
 }: InboxToolbarProps) {
   const { text: query, change, clear: clearQuery } = searchText;
   const sources = useSourceOptions();
@@ -62,9 +65,13 @@ export const InboxToolbar = memo(function InboxToolbar({
             value={query}
             onChange={(event) => change(event.currentTarget.value)}
             onKeyDown={(event) => {
-              if (event.key === 'Escape' && query) {
+              if (event.key === 'Escape') {
                 event.stopPropagation();
                 clearQuery();
+                onSearchDone?.();
+              } else if (event.key === 'ArrowDown' || event.key === 'Enter') {
+                event.preventDefault();
+                onSearchDone?.();
               }
             }}
           />

@@ -20,6 +20,7 @@ import {
 import { QUESTIONS_PATH } from '@/config/routes';
 import { markOnce } from '@/lib/perf-marks';
 import type { Question } from '../../api/schemas';
+import { useSelectionContext } from '../../hooks/use-selection';
 import { useSourceOptions } from '../../hooks/use-source-options';
 import { questionHref, questionPath } from '../../utils/paths';
 import { QuestionRow } from './question-row';
@@ -118,6 +119,7 @@ export const QuestionList = memo(function QuestionList({
   const listHref = useHref(QUESTIONS_PATH);
   const copies = useMemo(() => copyNumbers(questions), [questions]);
   const showSource = useSourceOptions().length > 1;
+  const selection = useSelectionContext();
   const renderRow: RenderRow = (question, as) => {
     const copy = copies?.get(question) ?? 1;
     return (
@@ -132,6 +134,8 @@ export const QuestionList = memo(function QuestionList({
         isOpen={question.id === openId && copy === openCopy}
         href={questionHref(listHref, question.id, search)}
         showSource={showSource}
+        selected={selection?.ids.has(question.id)}
+        onToggle={selection?.toggle}
       />
     );
   };

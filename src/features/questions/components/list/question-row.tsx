@@ -31,7 +31,12 @@ export interface QuestionRowProps {
   as?: 'li' | 'div';
   /** Several sources are configured: the row says which system asked. */
   showSource?: boolean;
+  /** Ticked for a bulk action; no checkbox without `onToggle`. */
+  selected?: boolean;
+  onToggle?: (id: string, range: boolean) => void;
 }
+
+const ignoreChange = () => undefined;
 
 export const QuestionRow = memo(function QuestionRow({
   question,
@@ -42,6 +47,8 @@ export const QuestionRow = memo(function QuestionRow({
   copy = 1,
   as: Element = 'li',
   showSource = false,
+  selected = false,
+  onToggle,
 }: QuestionRowProps) {
   const status = displayStatus(question, useStatusNow(question));
   const closed = status !== 'pending';
@@ -57,9 +64,21 @@ export const QuestionRow = memo(function QuestionRow({
       data-copy={copy > 1 ? copy : undefined}
       data-open={isOpen || undefined}
       data-closed={closed || undefined}
+      data-selected={selected || undefined}
     >
       <div className={classes.top} id={`${domId}-top`}>
-        <StatusBadge status={status} />
+        {onToggle && (
+          <input
+            type="checkbox"
+            className={classes.select}
+            aria-label={`Select: ${truncateText(question.questionText, 120) || question.id}`}
+            checked={selected}
+            // Ticked on click (Space too), where Shift is known; the change itself is React's.
+            onChange={ignoreChange}
+            onClick={(event) => onToggle(question.id, event.shiftKey)}
+          />
+        )}
+        <StatusBadge status={status} notApplicable={isNotApplicable(question)} />
         {showSource && (
           <span className={`${badge.badge} ${badge.outline}`} data-source={question.source.id}>
             {question.source.label}

@@ -1,9 +1,10 @@
-import { Paper, Text, Title } from '@mantine/core';
+import { Paper, Title } from '@mantine/core';
 import { useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 import { LoadBoundary, lazyPart } from '@/components/load-boundary';
 import { isSignedOut } from '@/lib/api-client';
 import { useDraftIds } from '../../hooks/use-drafts';
+import { DrawerFlowContext, useAnswerAndNext } from '../../hooks/use-drawer-flow';
 import { useInboxFilters, useSearchText } from '../../hooks/use-inbox-filters';
 import { useInboxKeyboard } from '../../hooks/use-inbox-keyboard';
 import {
@@ -18,7 +19,9 @@ import {
   useDrawerReturnFocus,
   useOpenCopies,
 } from '../../hooks/use-open-question';
+import { SelectionContext, useSelection } from '../../hooks/use-selection';
 import { questionIdFromPath } from '../../utils/paths';
+import { BulkBar } from './bulk-bar';
 import { InboxBody } from './inbox-body';
 import {
   NewArrivalsBanner,
@@ -29,6 +32,7 @@ import {
 import { InboxToolbar } from './inbox-toolbar';
 import type { QuestionListHandle } from './question-list';
 import classes from './questions-page.module.css';
+import { ShortcutsHint } from './shortcuts-hint';
 
 // The drawer (with the answer forms) and the shortcuts dialog are not needed to show the list: they
 // load in their own chunks, the drawer's as soon as the list is on screen so a click opens it at once.
@@ -57,6 +61,8 @@ export function QuestionsPage() {
   const searchRef = useRef<HTMLInputElement>(null);
   const lastOpen = useDrawerReturnFocus(openId, visibleIds, listRef);
   const drawer = useDrawerNavigation(openId, visibleIds, lastOpen, search);
+  const flow = useAnswerAndNext(openId, visibleIds, lastOpen, drawer.switchTo);
+  const selection = useSelection(visible);
   const [helpOpen, setHelpOpen] = useState(false);
   // Mounted from the first time they are wanted, so they can animate out when closed.
   const drawerUsed = useWantedOnce(openId !== undefined);
@@ -71,6 +77,7 @@ export function QuestionsPage() {
     searchBox: searchRef,
     showHelp: () => setHelpOpen(true),
     refresh: refreshAll,
+    toggleSelected: selection.toggle,
   });
 
   // A signed-out session is explained by its own alert; this one is for everything else.
@@ -97,43 +104,50 @@ export function QuestionsPage() {
         setFilters={setFilters}
         searchRef={searchRef}
         searchText={searchText}
+        onSearchDone={() => {
+          const first = visibleIds[0];
+          if (first) listRef.current?.focusRow(first);
+        }}
         {...toolbarData}
       />
       {refreshFailed && <RefreshFailedNote error={view.error} />}
       <SourceFailuresNote failures={view.data?.failures} />
       <NewArrivalsBanner count={newIds.size} onSeen={markAllSeen} />
+      <BulkBar selection={selection} viewCount={visible.length} />
       <Paper withBorder radius="md">
-        <InboxBody
-          list={view.data}
-          visible={visible}
-          filters={liveFilters}
-          failure={
-            view.isError
-              ? { error: view.error, retry: () => void view.refetch(), retrying: view.isFetching }
-              : null
-          }
-          onClearFilters={clearFilters}
-          listRef={listRef}
-          newIds={newIds}
-          draftIds={draftIds}
-          openId={openId}
-          openCopy={open.copy}
-          search={search}
-        />
+        <SelectionContext value={selection.context}>
+          <InboxBody
+            list={view.data}
+            visible={visible}
+            filters={liveFilters}
+            failure={
+              view.isError
+                ? { error: view.error, retry: () => void view.refetch(), retrying: view.isFetching }
+                : null
+            }
+            onClearFilters={clearFilters}
+            listRef={listRef}
+            newIds={newIds}
+            draftIds={draftIds}
+            openId={openId}
+            openCopy={open.copy}
+            search={search}
+          />
+        </SelectionContext>
       </Paper>
-      <Text size="xs" c="dimmed" ta="center">
-        Press <kbd>?</kbd> for keyboard shortcuts
-      </Text>
+      <ShortcutsHint onShow={() => setHelpOpen(true)} />
       <LoadBoundary what="The question view" parts={[QuestionDrawer, ShortcutsHelp]}>
         {drawerUsed && (
-          <QuestionDrawer
-            id={openId ?? null}
-            copies={open.copies}
-            copy={open.copy}
-            nextId={drawer.neighbourOfOpen(1)}
-            onClose={drawer.close}
-            onOpen={drawer.switchTo}
-          />
+          <DrawerFlowContext value={flow}>
+            <QuestionDrawer
+              id={openId ?? null}
+              copies={open.copies}
+              copy={open.copy}
+              nextId={drawer.neighbourOfOpen(1)}
+              onClose={drawer.close}
+              onOpen={drawer.switchTo}
+            />
+          </DrawerFlowContext>
         )}
         {helpUsed && <ShortcutsHelp opened={helpOpen} onClose={() => setHelpOpen(false)} />}
       </LoadBoundary>

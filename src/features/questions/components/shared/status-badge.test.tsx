@@ -19,4 +19,12 @@ describe('StatusBadge', () => {
       );
     },
   );
+
+  it('gives a question resolved as not applicable its own badge, and only a resolved one', () => {
+    render(<StatusBadge status="resolved" notApplicable />);
+    expect(screen.getByText('Not applicable')).toBeInTheDocument();
+    expect(screen.queryByText('Resolved')).not.toBeInTheDocument();
+    render(<StatusBadge status="superseded" notApplicable />);
+    expect(screen.getByText('Superseded')).toBeInTheDocument();
+  });
 });

@@ -15,20 +15,30 @@ const colours = Object.fromEntries(
   ]),
 ) as Record<QuestionStatus, CSSProperties>;
 
+// A question answered "not applicable" is resolved for the server, not answered for the reviewer.
+const notApplicableColour = {
+  '--badge-bg': 'var(--mantine-color-orange-light)',
+  '--badge-fg': 'var(--mantine-color-orange-light-color)',
+} as CSSProperties;
+
 /** Colour plus the status word, of the status the reviewer sees (`displayStatus`). */
 export function StatusBadge({
   status,
   size = 'sm',
+  notApplicable = false,
 }: {
   status: QuestionStatus;
   size?: 'sm' | 'lg';
+  /** Resolved as not applicable: its own badge, not "Resolved". */
+  notApplicable?: boolean;
 }) {
+  const own = notApplicable && status === 'resolved';
   return (
     <span
       className={`status-badge ${classes.badge} ${classes.light} ${classes.upper} ${size === 'lg' ? classes.lg : ''}`}
-      style={colours[status]}
+      style={own ? notApplicableColour : colours[status]}
     >
-      {statusMeta[status].label}
+      {own ? 'Not applicable' : statusMeta[status].label}
     </span>
   );
 }
