@@ -185,7 +185,10 @@ export function createSharedPoller({
   const onInput = () => {
     const wasTyping = typing();
     lastInputAt = performance.now();
-    if (!wasTyping && unchangedPolls > 0) notify();
+    // After the event, not in it: this listener runs (capture) before React's onChange, and a
+    // re-render from here would put the controlled box's old value back first: the first letter
+    // typed after a quiet spell was lost.
+    if (!wasTyping && unchangedPolls > 0) setTimeout(notify, 0);
   };
   const unsubscribeLeader = leader.subscribe(() => {
     if (leader.isLeader()) {
