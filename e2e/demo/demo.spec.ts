@@ -80,6 +80,8 @@ test('a link into the app opens on a first visit (404.html), then mark not appli
 });
 
 test('cancel a question', async ({ page }) => {
+  // This test looks at the drawer after the action: "answer and next" off.
+  await page.addInitScript(() => localStorage.setItem('qi:answer-and-next', 'off'));
   await page.goto('./');
   await row(page, demoIds.pendingYesNo).getByRole('link').click(firstVisit);
   await drawer(page).getByRole('button', { name: 'Cancel question' }).click();
