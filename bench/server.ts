@@ -9,6 +9,7 @@ import { getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
 import { createMockBackend, type MockBackend } from '../mock/app.ts';
 import { contentSecurityPolicy, createPortalApp } from '../server/portal.ts';
+import { countingMock, type TrafficRecord } from './tabs.ts';
 
 export const FLOOR_PATH = '/__floor/';
 
@@ -23,10 +24,15 @@ const FLOOR_FILES: Record<string, string> = {
 export interface BenchServer {
   origin: string;
   mock: MockBackend;
+  /** Every /api/ request the mock answered (bench/tabs.ts). */
+  traffic: TrafficRecord[];
   close(): Promise<void>;
 }
 
-export function createBenchApp(distDir: string, mock: MockBackend): Hono {
+export function createBenchApp(
+  distDir: string,
+  mock: { fetch: (request: Request, env?: unknown) => Response | Promise<Response> },
+): Hono {
   const app = new Hono();
   const csp = contentSecurityPolicy();
   // Mounted before the portal, whose catch-all would answer with its own index.html.
@@ -42,7 +48,7 @@ export function createBenchApp(distDir: string, mock: MockBackend): Hono {
       'X-Content-Type-Options': 'nosniff',
     });
   });
-  const portal = createPortalApp({ distDir, mock: mock.app });
+  const portal = createPortalApp({ distDir, mock });
   app.all('*', (c) => portal.fetch(c.req.raw, c.env));
   return app;
 }
@@ -54,7 +60,8 @@ export async function startBenchServer(options: {
 }): Promise<BenchServer> {
   const host = options.host ?? '127.0.0.1';
   const mock = createMockBackend({ seed: 'empty', simulatorIntervalMs: 0, latencyMs: 0 });
-  const app = createBenchApp(options.distDir, mock);
+  const counted = countingMock(mock.app);
+  const app = createBenchApp(options.distDir, counted);
   const server: Server = createServer(getRequestListener(app.fetch));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -63,6 +70,7 @@ export async function startBenchServer(options: {
   return {
     origin: `http://${host}:${options.port}`,
     mock,
+    traffic: counted.records,
     close: () =>
       new Promise<void>((resolve) => {
         mock.close();

@@ -11,7 +11,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await expect(drawer(page).getByRole('textbox', { name: 'Answer' })).toBeVisible();
     await expectNoA11yViolations(page);
     await page.goto(`questions/${demoIds.superseded}?status=superseded`);
-    await expect(drawer(page).getByText('Superseded: no actions')).toBeVisible();
+    await expect(drawer(page).getByText('Replaced by a newer answer')).toBeVisible();
     await expectNoA11yViolations(page);
   });
 }

@@ -18,7 +18,14 @@ import {
 } from './faults';
 import { buildSeedRows, type SeedName } from './seed';
 import { createSimulator, unref } from './simulator';
-import { type CallStore, createCallStore, DEFAULT_ORG, type Outcome } from './store';
+import {
+  type CallStore,
+  createCallStore,
+  DEFAULT_ORG,
+  fromRecord,
+  type Outcome,
+  type PendingToolCallRecord,
+} from './store';
 import {
   decodeBody,
   type RawBody,
@@ -49,7 +56,15 @@ export interface MockBackend {
   app: Hono;
   sweep(tenant?: string): number;
   reset(tenant?: string, seed?: SeedName): void;
+  /** A tenant's questions and clock, for a host that keeps them between runs (the static demo). */
+  snapshot(tenant?: string): MockSnapshot;
+  restore(snapshot: MockSnapshot, tenant?: string): void;
   close(): void;
+}
+
+export interface MockSnapshot {
+  calls: PendingToolCallRecord[];
+  clockOffsetMs: number;
 }
 
 export const DEFAULT_TENANT = 'default';
@@ -310,6 +325,8 @@ export function createMockBackend(options: MockOptions = {}): MockBackend {
     }
 
     await next();
+    // The server's own clock, as a real Reflexio's Date header is (the tenant's clock may be shifted).
+    c.res.headers.set('date', new Date(tenant.now()).toUTCString());
 
     if (fault?.kind === 'corrupt') {
       const corrupted = await corruptResponse(c.res);
@@ -604,6 +621,15 @@ export function createMockBackend(options: MockOptions = {}): MockBackend {
     app: app as unknown as Hono,
     sweep,
     reset,
+    snapshot(name = DEFAULT_TENANT) {
+      const tenant = tenantNamed(name);
+      return { calls: tenant.store.all(), clockOffsetMs: tenant.offsetMs };
+    },
+    restore(snapshot, name = DEFAULT_TENANT) {
+      const tenant = tenantNamed(name);
+      tenant.offsetMs = snapshot.clockOffsetMs;
+      tenant.store.replaceAll(snapshot.calls.map(fromRecord));
+    },
     close() {
       if (sweepTimer !== null) clearInterval(sweepTimer);
       sweepTimer = null;

@@ -63,6 +63,16 @@ describe('tenants', () => {
     expect((await h.call('GET', API, undefined, a)).status).toBe(503);
   });
 
+  it("API answers carry the tenant's own time in their Date header, as a real server's clock", async () => {
+    const h = harness();
+    const a = { 'x-mock-tenant': 'ahead' };
+    await h.control('POST', '/__mock/clock', { advanceMs: 15 * MINUTE }, a);
+    const ahead = await h.call('GET', API, undefined, a);
+    expect(ahead.headers.get('date')).toBe(new Date(START + 15 * MINUTE).toUTCString());
+    const plain = await h.call('GET', API);
+    expect(plain.headers.get('date')).toBe(new Date(START).toUTCString());
+  });
+
   it('a tenant is seeded from its own now; backend.sweep() without a name sweeps every tenant', async () => {
     const h = harness();
     const a = { 'x-mock-tenant': 'late' };

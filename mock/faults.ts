@@ -28,27 +28,33 @@ export const faultSpecSchema = z
 
 export type FaultSpec = z.infer<typeof faultSpecSchema>;
 
-export interface Fault extends FaultSpec {
+/** What the queue needs of a fault; the Vertesia and Bilby mocks queue their own kinds too. */
+export interface QueuedFaultSpec {
+  count: number;
+  match?: { method?: string | undefined; path?: string | undefined } | undefined;
+}
+
+export type Fault<S extends QueuedFaultSpec = FaultSpec> = S & {
   id: string;
   /** Requests this fault will still take. */
   remaining: number;
-}
+};
 
-export interface FaultQueue {
-  add(spec: FaultSpec): Fault;
+export interface FaultQueue<S extends QueuedFaultSpec = FaultSpec> {
+  add(spec: S): Fault<S>;
   /** First fault matching the request with count left; decrements it. */
-  take(method: string, path: string): Fault | null;
+  take(method: string, path: string): Fault<S> | null;
   clear(): void;
-  list(): Fault[];
+  list(): Fault<S>[];
 }
 
-export function createFaultQueue(): FaultQueue {
-  let faults: Fault[] = [];
+export function createFaultQueue<S extends QueuedFaultSpec = FaultSpec>(): FaultQueue<S> {
+  let faults: Fault<S>[] = [];
   let sequence = 0;
   return {
     add(spec) {
       sequence += 1;
-      const fault: Fault = { ...spec, id: `flt_${sequence}`, remaining: spec.count };
+      const fault: Fault<S> = { ...spec, id: `flt_${sequence}`, remaining: spec.count };
       faults.push(fault);
       return fault;
     },

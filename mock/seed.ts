@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Base64Url, sha256Hex } from './hash';
 import {
   ASK_HUMAN,
   buildRow,
@@ -43,13 +43,13 @@ interface SeedEntry {
 }
 
 export function seedId(key: string): string {
-  return `ptc_${createHash('sha256').update(`questions-inbox-demo/${key}`).digest('hex').slice(0, 32)}`;
+  return `ptc_${sha256Hex(`questions-inbox-demo/${key}`).slice(0, 32)}`;
 }
 
 function unbrokenToken(length: number): string {
   let out = '';
   for (let i = 0; out.length < length; i += 1) {
-    out += createHash('sha256').update(`sig-${i}`).digest('base64url');
+    out += sha256Base64Url(`sig-${i}`);
   }
   return out.slice(0, length);
 }

@@ -1,5 +1,8 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomHex32, sha256Hex } from './hash';
 
+// Reflexio's statuses. The portal's own list (statusMeta in src/features/questions/utils/
+// question-policy.ts) is not imported: the mock stays independent of the portal on purpose, and a
+// unit test there checks the two agree.
 export const CALL_STATUSES = ['pending', 'resolved', 'expired', 'superseded', 'cancelled'] as const;
 export type CallStatus = (typeof CALL_STATUSES)[number];
 
@@ -106,10 +109,6 @@ export function notApplicableResult(): JsonObject {
   return { answer: NOT_APPLICABLE_ANSWER, not_applicable: true };
 }
 
-function sha256Hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
-}
-
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
@@ -146,7 +145,7 @@ export function dedupKey(
 }
 
 export function newCallId(): string {
-  return `ptc_${randomUUID().replaceAll('-', '')}`;
+  return `ptc_${randomHex32()}`;
 }
 
 function iso(ms: number | null): string | null {
@@ -174,6 +173,22 @@ export function toRecord(row: CallRow): PendingToolCallRecord {
     expires_at: iso(row.expires_at),
     cache_until: iso(row.cache_until),
     valid_until: iso(row.valid_until),
+  };
+}
+
+function ms(value: string | null): number | null {
+  return value === null ? null : Date.parse(value);
+}
+
+/** The inverse of toRecord (a host that keeps a snapshot of the records restores rows from it). */
+export function fromRecord(record: PendingToolCallRecord): CallRow {
+  return {
+    ...structuredClone(record),
+    created_at: ms(record.created_at) ?? 0,
+    resolved_at: ms(record.resolved_at),
+    expires_at: ms(record.expires_at),
+    cache_until: ms(record.cache_until),
+    valid_until: ms(record.valid_until),
   };
 }
 

@@ -5,6 +5,8 @@
 // would ask for it (src/app/prefetch.ts takes both over; src/app/prefetch.test.ts checks that the
 // two agree). If anything here fails or does not match, the app simply asks again itself.
 (() => {
+  // The status filters: statusMeta's statuses (src/features/questions/utils/question-policy.ts)
+  // and 'all'. A plain script cannot import them; src/app/prefetch.test.ts checks they agree.
   const statuses = ['pending', 'resolved', 'expired', 'superseded', 'cancelled', 'all'];
   const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
   const onlyKeys = (value, keys) => Object.keys(value).every((key) => keys.includes(key));
@@ -21,14 +23,49 @@
       return false;
     }
   };
+  const sourceKeys = {
+    reflexio: ['id', 'kind', 'label', 'apiBaseUrl'],
+    vertesia: ['id', 'kind', 'label', 'apiBaseUrl', 'apiVersion'],
+    bilby: ['id', 'kind', 'label', 'apiBaseUrl', 'organizationId'],
+  };
+  const validSource = (source) =>
+    isObject(source) &&
+    Object.hasOwn(sourceKeys, source.kind) &&
+    onlyKeys(source, sourceKeys[source.kind]) &&
+    typeof source.id === 'string' &&
+    /^[a-z0-9][a-z0-9-]{0,31}$/.test(source.id) &&
+    (source.label === undefined || nonEmpty(source.label)) &&
+    usableApiBase(source.apiBaseUrl) &&
+    (source.apiVersion === undefined ||
+      (typeof source.apiVersion === 'string' && /^\d{8}$/.test(source.apiVersion))) &&
+    (source.organizationId === undefined || nonEmpty(source.organizationId));
+  const validSources = (sources) =>
+    Array.isArray(sources) &&
+    sources.length > 0 &&
+    sources.every(validSource) &&
+    new Set(sources.map((source) => source.id)).size === sources.length;
   const valid = (settings) => {
     if (!isObject(settings)) return false;
-    const { apiBaseUrl, pollIntervalMs, auth, headers, embed } = settings;
+    const { apiBaseUrl, sources, pollIntervalMs, notifyPollIntervalMs, auth, headers, embed } =
+      settings;
     return (
-      onlyKeys(settings, ['apiBaseUrl', 'pollIntervalMs', 'auth', 'headers', 'embed']) &&
+      onlyKeys(settings, [
+        'apiBaseUrl',
+        'sources',
+        'pollIntervalMs',
+        'notifyPollIntervalMs',
+        'auth',
+        'headers',
+        'embed',
+      ]) &&
       (apiBaseUrl === undefined || usableApiBase(apiBaseUrl)) &&
+      (sources === undefined || (apiBaseUrl === undefined && validSources(sources))) &&
       (pollIntervalMs === undefined ||
         (Number.isInteger(pollIntervalMs) && pollIntervalMs >= 2000 && pollIntervalMs <= 600000)) &&
+      (notifyPollIntervalMs === undefined ||
+        (Number.isInteger(notifyPollIntervalMs) &&
+          notifyPollIntervalMs >= 15000 &&
+          notifyPollIntervalMs <= 3600000)) &&
       (auth === undefined ||
         (isObject(auth) &&
           onlyKeys(auth, ['mode', 'signInUrl', 'userInfoUrl']) &&
@@ -67,10 +104,16 @@
       // first; only the list page shows a list.
       if (!valid(settings) || settings.auth?.mode === 'token') return null;
       const path = location.pathname.slice(new URL(base).pathname.length);
+      // The inbox route of src/config/routes.ts (INBOX_ROUTE); src/app/prefetch.test.ts checks they agree.
       if (!/^questions(\/[^/]*)?\/?$/.test(path)) return null;
       const asked = new URLSearchParams(location.search).get('status');
       const status = statuses.includes(asked) ? asked : 'pending';
-      const root = settings.apiBaseUrl || 'api';
+      // The first Reflexio source's list (the others have no first list to start early).
+      const reflexio = settings.sources
+        ? settings.sources.find((source) => source.kind === 'reflexio')
+        : { apiBaseUrl: settings.apiBaseUrl || 'api' };
+      if (!reflexio) return null;
+      const root = reflexio.apiBaseUrl;
       const url = new URL(
         'pending_tool_calls',
         new URL(root.endsWith('/') ? root : `${root}/`, base),

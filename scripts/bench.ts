@@ -5,6 +5,7 @@
 //   npm run bench                                  7 runs, 1-minute warm-up + soak (about 5 minutes)
 //   npm run bench -- --runs 3 --soak-minutes 0     quicker, no soak
 //   npm run bench -- --strict                      exit 1 when a budget fails
+//   npm run bench -- --tabs-only                   only requests and KB per minute, 1 tab and 3 tabs
 //
 // Builds the portal into dist/, serves a copy of it (bench/results/dist/) with the mock backend
 // and bench/floor/ on one port, and writes everything it measured to bench/results/latest.json.
@@ -32,6 +33,9 @@ import {
 import { budgetsTable, type Figure, figuresTable, judgeAll, stat } from '../bench/report.ts';
 import { PENDING_COUNT, seedBenchTenant } from '../bench/seed.ts';
 import { FLOOR_PATH, startBenchServer } from '../bench/server.ts';
+import { describeTabs, judgeTabs, measureTabs, type TabsResult } from '../bench/tabs.ts';
+import { describeWire, measureWire } from '../bench/wire.ts';
+import { findNginx } from '../e2e/proxy/harness.ts';
 import { findChromium } from './find-chromium.ts';
 
 // Everything the bench assumes about the portal's markup, in one place.
@@ -56,6 +60,9 @@ const { values: args } = parseArgs({
     'soak-warmup-minutes': { type: 'string', default: '1' },
     'requests-seconds': { type: 'string', default: '30' },
     'tick-seconds': { type: 'string', default: '5' },
+    'tabs-seconds': { type: 'string', default: '120' },
+    'tabs-warmup-seconds': { type: 'string', default: '100' },
+    'tabs-only': { type: 'boolean', default: false },
     port: { type: 'string', default: process.env.BENCH_PORT ?? '5195' },
     strict: { type: 'boolean', default: false },
     'skip-build': { type: 'boolean', default: false },
@@ -73,6 +80,9 @@ if (args.help) {
       '  --soak-warmup-minutes W  the same activity before the first soak reading (1)',
       '  --requests-seconds S  visible and hidden windows for requests per minute (30)',
       '  --tick-seconds S      trace window for the countdown tick (5)',
+      '  --tabs-seconds S      window for requests and KB per minute with 1 and 3 tabs (120)',
+      '  --tabs-warmup-seconds S  before that window, time for the polling to back off (100)',
+      '  --tabs-only           measure only the tabs scenarios (about 4 minutes)',
       '  --port P              port of the bench server (5195, or BENCH_PORT)',
       '  --strict              exit 1 when a budget fails',
       '  --skip-build          measure the dist/ that is there',
@@ -96,6 +106,9 @@ const soakWarmupMinutes = positive('soak-warmup-minutes', args['soak-warmup-minu
 const requestsSeconds = positive('requests-seconds', args['requests-seconds'], 5);
 const tickSeconds = positive('tick-seconds', args['tick-seconds'], 2);
 const port = positive('port', args.port);
+const tabsSeconds = positive('tabs-seconds', args['tabs-seconds'], 10);
+const tabsWarmupSeconds = positive('tabs-warmup-seconds', args['tabs-warmup-seconds'], 0);
+const tabsOnly = args['tabs-only'];
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const resultsDir = path.join(root, 'bench', 'results');
@@ -132,6 +145,14 @@ if (!args['skip-build']) {
 await rm(distDir, { recursive: true, force: true });
 await cp(path.join(root, 'dist'), distDir, { recursive: true });
 const staticAssets = await initialAssetSizes(distDir);
+// The first page's JS and CSS as sent, next to nginx with the documented configuration.
+const nginxPath = tabsOnly ? null : findNginx();
+const wire = nginxPath
+  ? await measureWire(distDir, nginxPath).catch((error: unknown) => {
+      log(`Bytes on the wire not measured: ${String(error)}`);
+      return null;
+    })
+  : null;
 const pollIntervalMs = await pollIntervalOf(distDir);
 
 const server = await startBenchServer({ distDir, port });
@@ -145,7 +166,41 @@ const portalRuns: PageRun[] = [];
 const floorRuns: PageRun[] = [];
 let requests: RequestsResult | null = null;
 let soak: SoakResult | null = null;
+let tabs: TabsResult[] | null = null;
 const problems: string[] = [];
+const tabsOptions = {
+  browser,
+  origin,
+  records: server.traffic,
+  warmupSeconds: tabsWarmupSeconds,
+  windowSeconds: tabsSeconds,
+};
+const tabsLabel = `Requests and KB per minute with 1 and 3 tabs, idle and answering (${tabsWarmupSeconds} s warm-up, ${tabsSeconds} s counted)…`;
+
+if (tabsOnly) {
+  let code = 0;
+  try {
+    log(tabsLabel);
+    const results = await measureTabs(tabsOptions);
+    const verdicts = judgeTabs(results);
+    console.log(
+      [
+        `Questions Inbox benchmark, tabs only: Chromium ${chromiumVersion} headless, ${os.cpus().length} CPUs, commit ${git('rev-parse', '--short', 'HEAD') ?? '?'}${git('status', '--porcelain') ? ' + local changes' : ''}`,
+        '',
+        'Requests per reviewer (bench/tabs.ts):',
+        describeTabs(results, tabsWarmupSeconds),
+        '',
+        budgetsTable(verdicts),
+        ...verdicts.filter((v) => v.note).map((v) => `  ${v.label}: ${v.note}`),
+      ].join('\n'),
+    );
+    if (args.strict && verdicts.some((v) => v.status === 'FAIL')) code = 1;
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+  process.exit(code);
+}
 
 try {
   log(`Seeding tenant "${TENANT}" at ${origin}…`);
@@ -200,7 +255,8 @@ try {
   log(
     `Requests per minute (${requestsSeconds} s visible + ${requestsSeconds} s hidden)${soakMinutes > 0 ? ` and a ${soakMinutes}-minute soak, side by side` : ''}…`,
   );
-  const [requestsOutcome, soakOutcome] = await Promise.allSettled([
+  log(tabsLabel);
+  const [requestsOutcome, soakOutcome, tabsOutcome] = await Promise.allSettled([
     measureRequests({
       executablePath: findChromium(),
       origin,
@@ -221,7 +277,10 @@ try {
           pollIntervalMs,
         })
       : Promise.resolve(null),
+    measureTabs(tabsOptions),
   ]);
+  if (tabsOutcome.status === 'fulfilled') tabs = tabsOutcome.value;
+  else problems.push(`tabs: ${String(tabsOutcome.reason)}`);
   if (requestsOutcome.status === 'fulfilled') requests = requestsOutcome.value;
   else problems.push(`requests per minute: ${String(requestsOutcome.reason)}`);
   if (soakOutcome.status === 'fulfilled') soak = soakOutcome.value;
@@ -303,7 +362,7 @@ const figures: Figure[] = [
     ...(soakMinutes === 0 ? { note: 'skipped (--soak-minutes 0)', skipped: true } : {}),
   },
 ];
-const verdicts = judgeAll(figures);
+const verdicts = [...judgeAll(figures), ...judgeTabs(tabs ?? [])];
 const failed = verdicts.filter((verdict) => verdict.status === 'FAIL');
 
 const out: string[] = [];
@@ -333,6 +392,12 @@ out.push(
   '',
   'Static initial download of the build (dist/index.html, bench/bundle-size.ts):',
   describeInitialAssets(staticAssets),
+  '',
+  'Requests per reviewer, 1 tab and 3 tabs (bench/tabs.ts):',
+  tabs ? describeTabs(tabs, tabsWarmupSeconds) : '  not measured',
+  '',
+  'On the wire (bench/wire.ts: the portal server and nginx with deploy/nginx, asked as Chromium asks):',
+  wire ? describeWire(wire) : '  not measured (no nginx)',
   '',
   budgetsTable(verdicts),
 );
@@ -403,6 +468,7 @@ await writeFile(
       hiddenTab: requests,
       soak,
       staticInitialAssets: staticAssets,
+      wire,
       traceSummaries: {
         portal: firstTrace(portalRuns)?.summary ?? null,
         floor: firstTrace(floorRuns)?.summary ?? null,

@@ -28,6 +28,8 @@ export async function readBodyWithin(request: Request, maxBytes: number): Promis
     : { ok: true, body: read.bytes };
 }
 
+type Listener = (request: IncomingMessage, response: ServerResponse) => void;
+
 /**
  * `Expect: 100-continue`: a client waits for the go-ahead before sending the body. A body declared
  * over the cap gets its 413 instead, without a byte of it read; any other is told to go on.
@@ -35,9 +37,10 @@ export async function readBodyWithin(request: Request, maxBytes: number): Promis
 export function handleExpectContinue(
   server: Server,
   maxBytes: number,
-  listener: (request: IncomingMessage, response: ServerResponse) => void,
+  listener: Listener,
+  wrap: (listener: Listener) => Listener = (inner) => inner,
 ): void {
-  server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
+  const onCheckContinue: Listener = (request, response) => {
     const declared = Number(request.headers['content-length'] ?? Number.NaN);
     if (Number.isFinite(declared) && declared > maxBytes) {
       const refused = tooLarge(maxBytes);
@@ -49,5 +52,6 @@ export function handleExpectContinue(
     }
     response.writeContinue();
     listener(request, response);
-  });
+  };
+  server.on('checkContinue', wrap(onCheckContinue));
 }

@@ -8,11 +8,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMockBackend, type MockBackend } from '../mock/app';
+import { createVertesiaMock } from '../mock/vertesia/app';
 import { createPortalServer } from './http-server';
 import { createPortalApp, type PortalOptions } from './portal';
 import { parseUpstreamUrl, redactUrl } from './proxy';
+import { withRequestLog } from './request-log';
 
 const HOST = 'localhost:5173';
 const MB = 1_048_576;
@@ -63,13 +65,18 @@ async function recordingUpstream(
   return { origin: await listen(server), seen };
 }
 
-async function startPortal(options: PortalOptions): Promise<{ origin: string; log: string[] }> {
+async function startPortal(
+  options: PortalOptions,
+): Promise<{ origin: string; log: string[]; requests: Record<string, unknown>[] }> {
   const log: string[] = [];
+  const requests: Record<string, unknown>[] = [];
   const app = createPortalApp({ allowedHosts: [HOST], log: (line) => log.push(line), ...options });
+  // The request log as start.ts wires it, into `requests` instead of stdout.
   const server = createPortalServer(getRequestListener(app.fetch), {
     maxBodyBytes: options.maxBodyBytes ?? MB,
+    wrap: (listener) => withRequestLog(listener, (fields) => requests.push(fields)),
   });
-  return { origin: await listen(server), log };
+  return { origin: await listen(server), log, requests };
 }
 
 interface Reply {
@@ -620,5 +627,219 @@ describe('static files (item 5)', () => {
       expect(reply.body, missing).not.toContain('<base');
     }
     expect((await send(portal.origin, { path: '/questions/ptc_1' })).status).toBe(200);
+  });
+});
+
+describe('the production server’s additions keep the guards (issue 16)', () => {
+  it('logs refused requests too, the 413 to Expect: 100-continue included, without headers', async () => {
+    const upstream = await recordingUpstream();
+    const portal = await startPortal({ upstream: { url: upstream.origin }, maxBodyBytes: 1000 });
+    const crossSite = await send(portal.origin, {
+      method: 'POST',
+      path: `${cancelPath}?token=secret-in-query`,
+      headers: { origin: 'http://evil.example', ...json },
+      body: '{}',
+    });
+    expect(crossSite.status).toBe(403);
+    const form = await send(portal.origin, {
+      method: 'POST',
+      path: cancelPath,
+      headers: { 'content-type': 'text/plain' },
+      body: '{}',
+    });
+    expect(form.status).toBe(415);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(`${portal.origin}${cancelPath}`, {
+        method: 'POST',
+        headers: { host: HOST, ...json, expect: '100-continue', 'content-length': '5000' },
+      });
+      req.on('response', (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', reject);
+      req.flushHeaders();
+    });
+    expect(status).toBe(413);
+    await vi.waitFor(() => expect(portal.requests).toHaveLength(3));
+    expect(portal.requests.map(({ method, path, status }) => ({ method, path, status }))).toEqual([
+      { method: 'POST', path: cancelPath, status: 403 },
+      { method: 'POST', path: cancelPath, status: 415 },
+      { method: 'POST', path: cancelPath, status: 413 },
+    ]);
+    expect(JSON.stringify(portal.requests)).not.toMatch(/secret|evil|origin/i);
+    expect(upstream.seen).toHaveLength(0);
+  });
+
+  it('answers /healthz under any Host (probes call the pod by its address); /api still refuses it', async () => {
+    const mock = createMockBackend({ sweepIntervalMs: 0 });
+    cleanups.push(() => mock.close());
+    const portal = await startPortal({ mock: mock.app, basePath: '/inbox/' });
+    for (const path of ['/healthz', '/inbox/healthz']) {
+      const probe = await send(portal.origin, { path, headers: { host: '10.1.2.3:8080' } });
+      expect(probe.status, path).toBe(200);
+      expect(JSON.parse(probe.body)).toEqual({ status: 'ok' });
+    }
+    const api = await send(portal.origin, {
+      path: '/inbox/api/pending_tool_calls',
+      headers: { host: '10.1.2.3:8080' },
+    });
+    expect(api.status).toBe(403);
+    // Writes to it are no way around the guards: it takes GET and HEAD only.
+    const post = await send(portal.origin, {
+      method: 'POST',
+      path: '/healthz',
+      headers: { host: '10.1.2.3:8080', ...json },
+      body: '{}',
+    });
+    expect(post.status).toBe(404);
+  });
+
+  it('compresses what it lets through and nothing gets past the guards or the cap for asking so', async () => {
+    const upstream = await recordingUpstream((_seen, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ items: 'x'.repeat(20_000) }));
+    });
+    const portal = await startPortal({ upstream: { url: upstream.origin }, maxBodyBytes: 1000 });
+    const br = { 'accept-encoding': 'br, gzip' };
+    const refused = await send(portal.origin, {
+      method: 'POST',
+      path: cancelPath,
+      headers: { ...br, origin: 'http://evil.example', ...json },
+      body: '{}',
+    });
+    expect(refused.status).toBe(403);
+    const tooBig = await send(portal.origin, {
+      method: 'POST',
+      path: cancelPath,
+      // A compressed request body is counted as sent: the server never inflates one.
+      headers: { ...br, ...json, 'content-encoding': 'gzip' },
+      body: 'x'.repeat(5000),
+    });
+    expect(tooBig.status).toBe(413);
+    expect(upstream.seen).toHaveLength(0);
+    const list = await send(portal.origin, { path: '/api/pending_tool_calls', headers: br });
+    expect(list.status).toBe(200);
+    expect(list.headers['content-encoding']).toBe('br');
+    expect(list.headers.vary).toMatch(/Accept-Encoding/i);
+  });
+});
+
+describe('Vertesia and Bilby behind the same server (issue 13)', () => {
+  const vertesiaList = '/vertesia/api/v1/pending-asks';
+
+  it('proxies /vertesia/api to VERTESIA_URL with the server’s key, the path kept, cookies dropped', async () => {
+    const upstream = await recordingUpstream();
+    const portal = await startPortal({
+      sources: [
+        {
+          prefix: 'vertesia',
+          name: 'Vertesia',
+          upstream: { url: `${upstream.origin}/gateway/`, apiKey: 'vertesia-key' },
+        },
+      ],
+    });
+    const reply = await send(portal.origin, {
+      path: `${vertesiaList}?status=pending`,
+      headers: { cookie: 'session=s', 'x-api-version': '20260803' },
+    });
+    expect(reply.status).toBe(200);
+    expect(upstream.seen).toHaveLength(1);
+    expect(upstream.seen[0]?.url).toBe('/gateway/api/v1/pending-asks?status=pending');
+    expect(upstream.seen[0]?.headers.authorization).toBe('Bearer vertesia-key');
+    expect(upstream.seen[0]?.headers.cookie).toBeUndefined();
+    expect(upstream.seen[0]?.headers['x-api-version']).toBe('20260803');
+    // No mock behind a real server.
+    expect((await send(portal.origin, { path: '/vertesia/__mock' })).status).toBe(404);
+  });
+
+  it('applies the Host, cross-site and content-type guards and the body cap to every upstream', async () => {
+    const upstream = await recordingUpstream();
+    const vertesia = createVertesiaMock({ latencyMs: 0 });
+    cleanups.push(vertesia.close);
+    const portal = await startPortal({
+      maxBodyBytes: 1000,
+      sources: [
+        { prefix: 'bilby', name: 'Bilby', upstream: { url: upstream.origin, apiKey: 'b-key' } },
+        { prefix: 'vertesia', name: 'Vertesia', mock: vertesia.app },
+      ],
+    });
+    const post = '/bilby/api/v1/conversations/c1/tool-outputs';
+    const rebound = await send(portal.origin, {
+      path: post,
+      method: 'POST',
+      headers: { ...json, host: 'evil.example:5173' },
+      body: '{}',
+    });
+    expect(rebound.status).toBe(403);
+    const crossSite = await send(portal.origin, {
+      path: post,
+      method: 'POST',
+      headers: { ...json, origin: 'https://evil.example' },
+      body: '{}',
+    });
+    expect(crossSite.status).toBe(403);
+    const form = await send(portal.origin, {
+      path: post,
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: '{}',
+    });
+    expect(form.status).toBe(415);
+    const big = await send(portal.origin, {
+      path: post,
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ outputs: 'x'.repeat(2000) }),
+    });
+    expect(big.status).toBe(413);
+    expect(upstream.seen).toHaveLength(0);
+    // The mock's control surface is guarded the same way.
+    const reset = await send(portal.origin, {
+      path: '/vertesia/__mock/reset',
+      method: 'POST',
+      headers: { ...json, 'sec-fetch-site': 'cross-site' },
+      body: '{}',
+    });
+    expect(reset.status).toBe(403);
+    expect(portal.log).toEqual([
+      `[proxy] POST ${post} → 403 refused`,
+      `[proxy] POST ${post} → 403 refused`,
+      `[proxy] POST ${post} → 415 refused`,
+      `[proxy] POST ${post} → 413 refused`,
+      '[proxy] POST /vertesia/__mock/reset → 403 refused',
+    ]);
+    // What passes the guards reaches the mock with its prefix taken off.
+    const list = await send(portal.origin, {
+      path: vertesiaList,
+      headers: { 'x-api-version': '20260803' },
+    });
+    expect(list.status).toBe(200);
+    expect(JSON.parse(list.body)).toHaveProperty('asks');
+  });
+
+  it('names the system when its server cannot be reached, and logs it', async () => {
+    const portal = await startPortal({
+      sources: [{ prefix: 'bilby', name: 'Bilby', upstream: { url: 'http://127.0.0.1:9' } }],
+    });
+    const reply = await send(portal.origin, { path: '/bilby/api/v1/conversations?cursor=x' });
+    expect(reply.status).toBe(502);
+    expect(JSON.parse(reply.body)).toEqual({
+      detail: 'The Bilby server could not be reached from the portal server.',
+    });
+    expect(portal.log).toEqual([
+      expect.stringMatching(
+        /^\[proxy\] GET \/bilby\/api\/v1\/conversations → 502 unreachable.* \(upstream \d+ ms\)$/,
+      ),
+    ]);
+  });
+
+  it('checks VERTESIA_URL and BILBY_URL like REFLEXIO_URL, naming the variable', () => {
+    const parsed = parseUpstreamUrl('https://user:pw@bilby.example/', 'BILBY_URL');
+    expect(parsed).toEqual({
+      ok: false,
+      message:
+        'BILBY_URL must not hold a user name or password (https://***@bilby.example/): put the API key in BILBY_API_KEY.',
+    });
   });
 });

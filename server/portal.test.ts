@@ -5,7 +5,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMockBackend } from '../mock/app';
-import { contentSecurityPolicy, createPortalApp, normalizeBasePath } from './portal';
+import {
+  type ConfigSource,
+  contentSecurityPolicy,
+  createPortalApp,
+  normalizeBasePath,
+} from './portal';
 
 function fakeDist(): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'qi-dist-'));
@@ -140,5 +145,37 @@ describe('the one-port server', () => {
     expect(await response.json()).toEqual({
       detail: expect.stringContaining('could not be reached'),
     });
+  });
+});
+
+describe('config.json sources (issue 13)', () => {
+  const sources: ConfigSource[] = [
+    { id: 'reflexio', kind: 'reflexio', apiBaseUrl: 'api' },
+    { id: 'vertesia', kind: 'vertesia', apiBaseUrl: 'vertesia/api/v1', apiVersion: '20260803' },
+  ];
+
+  it('lists the sources the server serves, the file’s apiBaseUrl kept as the Reflexio source', async () => {
+    const dist = fakeDist();
+    writeFileSync(
+      path.join(dist, 'config.json'),
+      '{"apiBaseUrl":"https://reflexio.example/","pollIntervalMs":5000}',
+    );
+    const app = createPortalApp({ distDir: dist, configSources: sources });
+    const response = await app.request('/config.json');
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(await response.json()).toEqual({
+      pollIntervalMs: 5000,
+      sources: [{ ...sources[0], apiBaseUrl: 'https://reflexio.example/' }, sources[1]],
+    });
+  });
+
+  it('keeps an operator’s own sources, and serves a broken file as it is for the portal to name', async () => {
+    const dist = fakeDist();
+    const own = '{"sources":[{"id":"r","kind":"reflexio","apiBaseUrl":"api"}]}';
+    writeFileSync(path.join(dist, 'config.json'), own);
+    const app = createPortalApp({ distDir: dist, configSources: sources });
+    expect(await (await app.request('/config.json')).json()).toEqual(JSON.parse(own));
+    writeFileSync(path.join(dist, 'config.json'), '{"apiBaseUrl":');
+    expect(await (await app.request('/config.json')).text()).toBe('{"apiBaseUrl":');
   });
 });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { type Context, Hono } from 'hono';
 import { DEFAULT_MAX_BODY_BYTES, readBodyWithin } from './body-limit';
+import { compress } from './compress';
 import {
   crossSiteWriteGuard,
   formContentTypeGuard,
@@ -11,6 +12,8 @@ import {
   isWrite,
   runGuards,
 } from './guards';
+import { mountHealth } from './health';
+import { servePrecompressed } from './precompressed';
 import { createUpstreamProxy, type ProxyLog, type Upstream } from './proxy';
 
 export type { Upstream } from './proxy';
@@ -37,7 +40,35 @@ export interface PortalOptions {
   sourceMaps?: boolean;
   /** Where refusals and proxy failures are logged, one line each (default console.error). */
   log?: ProxyLog;
+  /**
+   * Further agent platforms served next to Reflexio, each under its own path segment:
+   * `/<prefix>/api/…` goes to its mock or its real server, `/<prefix>/__mock/…` to its mock.
+   */
+  sources?: MountedSource[];
+  /**
+   * The `sources` list `config.json` gets when the file has none of its own (what this server
+   * serves); without it config.json is served as it is.
+   */
+  configSources?: ConfigSource[];
+  /** Where config.json is read when there is no `distDir` (dev: `public/config.json`). */
+  configFile?: string;
 }
+
+/** One further system behind the portal server (Vertesia, Bilby): a mock or a real server. */
+export interface MountedSource {
+  /** Path segment, e.g. `vertesia`: the portal reaches it at `vertesia/api/…`. */
+  prefix: string;
+  /** The system's name, for plain-words messages (`Vertesia`). */
+  name: string;
+  mock?: { fetch: (request: Request, env?: unknown) => Response | Promise<Response> };
+  upstream?: Upstream;
+}
+
+/** An entry of config.json's `sources`, as the server writes it. */
+export type ConfigSource = { id: string; kind: string; apiBaseUrl: string } & Record<
+  string,
+  string
+>;
 
 export function normalizeBasePath(value: string | undefined): string {
   const trimmed = (value ?? '/').trim();
@@ -75,6 +106,12 @@ export function createPortalApp(options: PortalOptions): Hono {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const log = options.log ?? ((line: string) => console.error(line));
   const forwardToUpstream = options.upstream ? createUpstreamProxy(options.upstream, log) : null;
+  const mounted = (options.sources ?? []).map((source) => ({
+    ...source,
+    forward: source.upstream
+      ? createUpstreamProxy({ name: source.name, ...source.upstream }, log)
+      : null,
+  }));
 
   // Every upstream (the mock, a real Reflexio, any added later) sits behind the same guards.
   const guards: Guard[] = [
@@ -90,10 +127,17 @@ export function createPortalApp(options: PortalOptions): Hono {
     return response;
   };
 
-  const forward = async (c: Context, innerPath: string, isMock: boolean) => {
+  interface Target {
+    mock: PortalOptions['mock'];
+    forward: ReturnType<typeof createUpstreamProxy> | null;
+    /** The path the target sees: `/api/…` or `/__mock/…` (the source's prefix taken off). */
+    targetPath: string;
+  }
+
+  const forward = async (c: Context, innerPath: string, target: Target) => {
     const request = c.req.raw;
     const guarded = runGuards(
-      isMock && innerPath === '/__mock/sign-in' ? signInGuards : guards,
+      !target.forward && target.targetPath === '/__mock/sign-in' ? signInGuards : guards,
       request,
     );
     if (guarded) return refused(c, innerPath, guarded);
@@ -102,23 +146,24 @@ export function createPortalApp(options: PortalOptions): Hono {
       : { ok: true as const, body: null };
     if (!read.ok) return refused(c, innerPath, read.response);
 
-    if (forwardToUpstream) {
+    if (target.forward) {
       const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)
         ?.incoming;
-      return forwardToUpstream({
+      return target.forward({
         request,
-        innerPath,
+        innerPath: target.targetPath,
+        shownPath: innerPath,
         body: read.body,
         clientIp: incoming?.socket?.remoteAddress,
       });
     }
-    if (!options.mock) return c.json({ detail: 'Not Found' }, 404);
+    if (!target.mock) return c.json({ detail: 'Not Found' }, 404);
     const url = new URL(request.url);
-    url.pathname = innerPath;
+    url.pathname = target.targetPath;
     const headers = new Headers(request.headers);
     headers.delete('transfer-encoding');
     if (read.body) headers.set('content-length', String(read.body.byteLength));
-    return options.mock.fetch(
+    return target.mock.fetch(
       new Request(url, {
         method: request.method,
         headers,
@@ -128,6 +173,25 @@ export function createPortalApp(options: PortalOptions): Hono {
       c.env,
     );
   };
+
+  // The sources this server serves, unless the operator's config.json names its own.
+  const serveConfig = async (c: Context, next: () => Promise<void>) => {
+    const file = options.distDir ? path.join(options.distDir, 'config.json') : options.configFile;
+    const text = file ? await readFile(file, 'utf8').catch(() => null) : '{}';
+    if (text === null) return next();
+    const headers = { 'Cache-Control': 'no-store', 'Content-Type': 'application/json' };
+    let config: unknown;
+    try {
+      config = JSON.parse(text);
+    } catch {
+      // Served as it is: the portal names what is wrong with it.
+      return c.body(text, 200, headers);
+    }
+    return c.body(JSON.stringify(withSources(config, options.configSources ?? [])), 200, headers);
+  };
+
+  app.use('*', compress());
+  mountHealth(app, basePath);
 
   app.use('*', async (c, next) => {
     await next();
@@ -141,13 +205,33 @@ export function createPortalApp(options: PortalOptions): Hono {
       if (c.req.method === 'GET' && basePath !== '/' && new URL(c.req.url).pathname === '/') {
         return c.redirect(basePath, 302);
       }
-      return c.text('Not found: the portal is served under ' + basePath, 404);
+      return c.text(`Not found: the portal is served under ${basePath}`, 404);
     }
-    if (inner === '/api' || inner.startsWith('/api/')) return forward(c, inner, false);
-    if (inner === '/__mock' || inner.startsWith('/__mock/')) {
+    const under = (root: string, path: string) => path === root || path.startsWith(`${root}/`);
+    const reflexio = { mock: options.mock, forward: forwardToUpstream, targetPath: inner };
+    if (under('/api', inner)) return forward(c, inner, reflexio);
+    if (under('/__mock', inner)) {
       if (options.upstream)
         return c.json({ detail: 'The mock is off: this portal talks to a real Reflexio.' }, 404);
-      return forward(c, inner, true);
+      return forward(c, inner, reflexio);
+    }
+    for (const source of mounted) {
+      const rest = inner.slice(source.prefix.length + 1);
+      if (!inner.startsWith(`/${source.prefix}/`)) continue;
+      const target = { mock: source.mock, forward: source.forward, targetPath: rest };
+      if (under('/api', rest)) return forward(c, inner, target);
+      if (under('/__mock', rest)) {
+        if (source.upstream) {
+          return c.json(
+            { detail: `The mock is off: this portal talks to a real ${source.name}.` },
+            404,
+          );
+        }
+        return forward(c, inner, target);
+      }
+    }
+    if (inner === '/config.json' && options.configSources && c.req.method === 'GET') {
+      return serveConfig(c, next);
     }
     return next();
   });
@@ -198,6 +282,7 @@ export function createPortalApp(options: PortalOptions): Hono {
     );
   });
 
+  app.get('*', servePrecompressed({ root: distDir, toFilePath: stripBase }));
   app.get(
     '*',
     serveStatic({
@@ -216,4 +301,23 @@ export function createPortalApp(options: PortalOptions): Hono {
   });
 
   return app;
+}
+
+/**
+ * config.json with the server's `sources` filled in, unless it has its own. Its `apiBaseUrl`, if
+ * any, becomes the Reflexio source's address.
+ */
+export function withSources(config: unknown, sources: ConfigSource[]): unknown {
+  if (typeof config !== 'object' || config === null || Array.isArray(config)) return config;
+  const record = config as Record<string, unknown>;
+  if ('sources' in record) return config;
+  const { apiBaseUrl, ...rest } = record;
+  return {
+    ...rest,
+    sources: sources.map((source) =>
+      source.kind === 'reflexio' && typeof apiBaseUrl === 'string'
+        ? { ...source, apiBaseUrl }
+        : source,
+    ),
+  };
 }

@@ -11,6 +11,8 @@ export interface Upstream {
   apiKey?: string;
   /** How long to wait for the upstream's answer before a 504 (default 30 s). */
   timeoutMs?: number;
+  /** The system's name in plain-words errors (default `Reflexio`). */
+  name?: string;
 }
 
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
@@ -23,32 +25,33 @@ export function redactUrl(value: string): string {
   return value.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1***@');
 }
 
-/** REFLEXIO_URL checked at start-up: a message in plain words (never echoing credentials) or the URL. */
+/** REFLEXIO_URL (or another system's `…_URL`) checked at start-up: a message in plain words (never echoing credentials) or the URL. */
 export function parseUpstreamUrl(
   value: string,
+  variable = 'REFLEXIO_URL',
 ): { ok: true; url: URL } | { ok: false; message: string } {
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    return { ok: false, message: `REFLEXIO_URL is not a valid URL: ${redactUrl(value)}` };
+    return { ok: false, message: `${variable} is not a valid URL: ${redactUrl(value)}` };
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     return {
       ok: false,
-      message: `REFLEXIO_URL must start with http:// or https://, not ${url.protocol}`,
+      message: `${variable} must start with http:// or https://, not ${url.protocol}`,
     };
   }
   if (url.username || url.password) {
     return {
       ok: false,
-      message: `REFLEXIO_URL must not hold a user name or password (${redactUrl(url.href)}): put the API key in REFLEXIO_API_KEY.`,
+      message: `${variable} must not hold a user name or password (${redactUrl(url.href)}): put the API key in ${variable.replace(/_URL$/, '_API_KEY')}.`,
     };
   }
   if (url.search || url.hash) {
     return {
       ok: false,
-      message: `REFLEXIO_URL must not have a query or fragment: ${url.origin}${url.pathname}`,
+      message: `${variable} must not have a query or fragment: ${url.origin}${url.pathname}`,
     };
   }
   return { ok: true, url };
@@ -102,6 +105,8 @@ export interface ForwardInput {
   request: Request;
   /** The path below the portal's base path, e.g. `/api/pending_tool_calls`. */
   innerPath: string;
+  /** The path as the portal's client asked for it, for the log (default `innerPath`). */
+  shownPath?: string;
   body: Uint8Array<ArrayBuffer> | null;
   /** The client's address as this server's socket saw it. */
   clientIp?: string;
@@ -119,10 +124,12 @@ export function createUpstreamProxy(upstream: Upstream, log: ProxyLog) {
   if (!parsed.ok) throw new Error(parsed.message);
   const base = parsed.url;
   const timeoutMs = upstream.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
+  const name = upstream.name ?? 'Reflexio';
 
   return async function forward({
     request,
     innerPath,
+    shownPath = innerPath,
     body,
     clientIp,
   }: ForwardInput): Promise<Response> {
@@ -141,7 +148,7 @@ export function createUpstreamProxy(upstream: Upstream, log: ProxyLog) {
     const started = performance.now();
     const failed = (status: number, what: string) => {
       const ms = Math.round(performance.now() - started);
-      log(`[proxy] ${request.method} ${innerPath} → ${status} ${what} (upstream ${ms} ms)`);
+      log(`[proxy] ${request.method} ${shownPath} → ${status} ${what} (upstream ${ms} ms)`);
     };
     const timeout = AbortSignal.timeout(timeoutMs);
     let response: Response;
@@ -157,14 +164,11 @@ export function createUpstreamProxy(upstream: Upstream, log: ProxyLog) {
     } catch (error) {
       if (timeout.aborted) {
         failed(504, 'timed out');
-        return detail(
-          504,
-          `The Reflexio server did not answer within ${timeoutMs / 1000} seconds.`,
-        );
+        return detail(504, `The ${name} server did not answer within ${timeoutMs / 1000} seconds.`);
       }
       const code = (error as { cause?: { code?: string } }).cause?.code;
       failed(502, `unreachable${code ? ` (${code})` : ''}`);
-      return detail(502, 'The Reflexio server could not be reached from the portal server.');
+      return detail(502, `The ${name} server could not be reached from the portal server.`);
     }
     if (response.status >= 500) failed(response.status, 'from upstream');
 

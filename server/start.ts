@@ -4,14 +4,27 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 import { createMockBackend, DEFAULT_MAX_TENANTS, type MockBackend } from '../mock/app';
+import { createBilbyMock } from '../mock/bilby/app';
+import { BILBY_ORGANIZATION_ID } from '../mock/bilby/seed';
+import { createVertesiaMock, VERTESIA_API_VERSION } from '../mock/vertesia/app';
 import { DEFAULT_MAX_BODY_BYTES } from './body-limit';
 import { createPortalServer } from './http-server';
-import { createPortalApp, normalizeBasePath, type Upstream } from './portal';
+import {
+  type ConfigSource,
+  createPortalApp,
+  type MountedSource,
+  normalizeBasePath,
+  type Upstream,
+} from './portal';
 import { DEFAULT_UPSTREAM_TIMEOUT_MS, parseUpstreamUrl } from './proxy';
+import { withRequestLog } from './request-log';
+import { closeGracefullyOnSignals } from './shutdown';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dev = process.argv.includes('--dev');
 const env = process.env;
+// The compiled server (`npm run serve`, dist-server/start.js) never builds: it runs without Vite.
+const production = process.argv.includes('--production') || env.NODE_ENV === 'production';
 
 const port = Number(env.PORT ?? 5173);
 const host = env.HOST ?? 'localhost';
@@ -65,13 +78,15 @@ function positiveInteger(name: string, fallback: number, min = 1): number {
   return parsed;
 }
 
-function upstreamFromEnv(): Upstream | undefined {
-  if (!env.REFLEXIO_URL) return undefined;
-  const parsed = parseUpstreamUrl(env.REFLEXIO_URL);
+/** `<SYSTEM>_URL` and `<SYSTEM>_API_KEY`: a real server instead of the mock. */
+function upstreamFromEnv(system = 'REFLEXIO'): Upstream | undefined {
+  const value = env[`${system}_URL`];
+  if (!value) return undefined;
+  const parsed = parseUpstreamUrl(value, `${system}_URL`);
   if (!parsed.ok) fail(parsed.message);
   return {
     url: parsed.url.href,
-    apiKey: env.REFLEXIO_API_KEY || undefined,
+    apiKey: env[`${system}_API_KEY`] || undefined,
     timeoutMs: positiveInteger('UPSTREAM_TIMEOUT_MS', DEFAULT_UPSTREAM_TIMEOUT_MS),
   };
 }
@@ -90,10 +105,65 @@ function mockFromEnv(): MockBackend {
   });
 }
 
+interface OtherSystems {
+  mounted: MountedSource[];
+  config: ConfigSource[];
+  close(): void;
+}
+
+/** Vertesia and Bilby: each its real server (`VERTESIA_URL`, `BILBY_URL`) or its mock. */
+function otherSystemsFromEnv(): OtherSystems {
+  const simulatorSeconds = Number(env.MOCK_SIMULATOR_SECONDS ?? 20);
+  const common = {
+    apiKey: env.MOCK_API_KEY || null,
+    seed: env.MOCK_SEED === 'empty' ? ('empty' as const) : ('demo' as const),
+    latencyMs: Number(env.MOCK_LATENCY_MS ?? 150) || 0,
+    // Each asks at a third of the Reflexio rate, so the demo list does not grow three times as fast.
+    simulatorIntervalMs: Number.isFinite(simulatorSeconds) ? simulatorSeconds * 3000 : 0,
+  };
+  const closers: (() => void)[] = [];
+  const vertesiaUpstream = upstreamFromEnv('VERTESIA');
+  const bilbyUpstream = upstreamFromEnv('BILBY');
+  const vertesiaMock = vertesiaUpstream ? undefined : createVertesiaMock(common);
+  const bilbyMock = bilbyUpstream ? undefined : createBilbyMock(common);
+  if (vertesiaMock) closers.push(vertesiaMock.close);
+  if (bilbyMock) closers.push(bilbyMock.close);
+  const organizationId = bilbyUpstream ? env.BILBY_ORGANIZATION_ID : BILBY_ORGANIZATION_ID;
+  return {
+    mounted: [
+      { prefix: 'vertesia', name: 'Vertesia', mock: vertesiaMock?.app, upstream: vertesiaUpstream },
+      { prefix: 'bilby', name: 'Bilby', mock: bilbyMock?.app, upstream: bilbyUpstream },
+    ],
+    config: [
+      { id: 'reflexio', kind: 'reflexio', apiBaseUrl: 'api' },
+      {
+        id: 'vertesia',
+        kind: 'vertesia',
+        apiBaseUrl: 'vertesia/api/v1',
+        apiVersion: VERTESIA_API_VERSION,
+      },
+      {
+        id: 'bilby',
+        kind: 'bilby',
+        apiBaseUrl: 'bilby/api/v1',
+        ...(organizationId ? { organizationId } : {}),
+      },
+    ],
+    close: () => {
+      for (const close of closers) close();
+    },
+  };
+}
+
 async function main() {
   const upstream = upstreamFromEnv();
   const mock = upstream ? undefined : mockFromEnv();
-  if (!dev) await buildIfNeeded();
+  const others = otherSystemsFromEnv();
+  if (production && !existsSync(path.join(distDir, 'index.html'))) {
+    console.error(`No built portal in ${distDir}: run \`npm run build\` first.`);
+    process.exit(1);
+  }
+  if (!dev && !production) await buildIfNeeded();
 
   const app = createPortalApp({
     basePath: dev ? '/' : basePath,
@@ -103,6 +173,9 @@ async function main() {
     frameAncestors: env.FRAME_ANCESTORS,
     maxBodyBytes,
     sourceMaps: env.SOURCE_MAPS === '1',
+    sources: others.mounted,
+    configSources: others.config,
+    configFile: path.join(root, 'public', 'config.json'),
     allowedHosts: [
       `localhost:${port}`,
       `127.0.0.1:${port}`,
@@ -122,12 +195,19 @@ async function main() {
     const vite = await createViteServer({ root, server: { middlewareMode: true }, appType: 'spa' });
     handler = (req, res) => {
       const url = req.url ?? '/';
-      if (url.startsWith('/api') || url.startsWith('/__mock')) honoListener(req, res);
+      const toServer =
+        /^\/(api|__mock|(vertesia|bilby)\/(api|__mock))([/?]|$)/.test(url) ||
+        /^\/(healthz|config\.json)([?]|$)/.test(url);
+      if (toServer) honoListener(req, res);
       else vite.middlewares(req, res);
     };
   }
 
-  const server = createPortalServer(handler, { maxBodyBytes });
+  // The request log wraps the server's every way in, refusals included (Expect: 100-continue).
+  const server = createPortalServer(handler, {
+    maxBodyBytes,
+    wrap: dev ? undefined : (listener) => withRequestLog(listener),
+  });
   server.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EADDRINUSE') {
       console.error(
@@ -141,20 +221,27 @@ async function main() {
   server.listen(port, host, () => {
     const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
     const url = `http://${shownHost}:${port}${dev ? '/' : basePath}`;
-    const backend = upstream
-      ? `proxying /api to ${upstream.url}${upstream.apiKey ? ' (with REFLEXIO_API_KEY)' : ''}`
-      : 'mock Reflexio API with demo data';
+    const backendLine = (name: string, system: string, at: string, target: Upstream | undefined) =>
+      target
+        ? `${name}: proxying ${at} to ${target.url}${target.apiKey ? ` (with ${system}_API_KEY)` : ''}`
+        : `${name}: mock with demo data at ${at}`;
     console.log(`\n  Questions Inbox ${dev ? '(dev, hot reload) ' : ''}is running at ${url}`);
-    console.log(`  Backend: ${backend}\n`);
+    console.log(`  ${backendLine('Reflexio', 'REFLEXIO', '/api', upstream)}`);
+    for (const source of others.mounted) {
+      const system = source.name.toUpperCase();
+      console.log(
+        `  ${backendLine(source.name, system, `/${source.prefix}/api`, source.upstream)}`,
+      );
+    }
+    console.log('');
   });
 
-  const stop = () => {
-    mock?.close();
-    server.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  closeGracefullyOnSignals(server, {
+    beforeClose: () => {
+      mock?.close();
+      others.close();
+    },
+  });
 }
 
 void main();

@@ -29,6 +29,11 @@ test('a first visit goes through sign-in and lands back on the same address with
   await expect(
     banner.getByText(`Signed in as ${profileOf(reviewer).preferredUsername}`),
   ).toBeVisible();
+  // The guard watches every action, not only the page load: switching the theme once injected a
+  // <style> (Mantine pausing transitions) that the CSP refused.
+  await banner.getByRole('button', { name: 'Switch to dark theme' }).click();
+  await banner.getByRole('button', { name: 'Switch to light theme' }).click();
+  await expect(banner.getByRole('button', { name: 'Switch to dark theme' })).toBeVisible();
 });
 
 test('a deep link to a question opens it in the drawer, and a reload keeps it open', async ({

@@ -2,11 +2,13 @@ import { useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
 import { IconMoon, IconSun } from '@tabler/icons-react';
 import { Link, Outlet, useMatch } from 'react-router';
 import { LoadBoundary, lazyPart } from '@/components/load-boundary';
+import { QUESTION_ROUTE, QUESTIONS_PATH } from '@/config/routes';
 import { useRuntimeConfig } from '@/config/runtime-config';
 import { useShell } from '@/config/shell-context';
 import { useToken } from '@/config/token-store';
 import { useIsCovered } from '@/lib/covering-layer';
 import classes from './app-layout.module.css';
+import { NotificationsToggle } from './notifications-toggle';
 import { StatusBanners } from './status-banners';
 import { useSignedInUser } from './use-signed-in-user';
 
@@ -36,7 +38,8 @@ function Logo() {
 // The header is plain elements drawn with the theme's variables: it renders on every page load,
 // before the list, and Mantine's components cost render time there for no difference on screen.
 function ColorSchemeToggle() {
-  const { setColorScheme } = useMantineColorScheme();
+  // keepTransitions: otherwise Mantine injects a <style> to pause transitions, which the CSP (style-src 'self') refuses.
+  const { setColorScheme } = useMantineColorScheme({ keepTransitions: true });
   const computed = useComputedColorScheme('light', { getInitialValueInEffect: false });
   const next = computed === 'dark' ? 'light' : 'dark';
   return (
@@ -67,7 +70,7 @@ export function AppLayout() {
   const { auth } = useRuntimeConfig();
   const token = useToken(tokens);
   const needsToken = auth.mode === 'token' && !token;
-  const questionOpen = useMatch('/questions/:id') !== null;
+  const questionOpen = useMatch(QUESTION_ROUTE) !== null;
   const covered = useIsCovered();
   return (
     // Behind an open question (a modal drawer) the page is inert: no focus, no screen reader, no
@@ -91,18 +94,24 @@ export function AppLayout() {
       </a>
       {!embed && (
         <header className={classes.header}>
-          <Link to="/questions" className={classes.brand}>
+          <Link to={QUESTIONS_PATH} className={classes.brand}>
             <Logo />
             <h1 className={classes.title}>Questions Inbox</h1>
           </Link>
           <div className={classes.tools}>
             <SignedInUser />
+            <NotificationsToggle />
             <ColorSchemeToggle />
           </div>
         </header>
       )}
       <main id="main" className={classes.main} tabIndex={-1}>
         {embed && <h1 className="visually-hidden">Questions Inbox</h1>}
+        {embed && !needsToken && (
+          <div className={classes.embedTools}>
+            <NotificationsToggle />
+          </div>
+        )}
         <StatusBanners />
         {needsToken ? (
           <LoadBoundary what="The sign-in form" parts={[TokenForm]}>

@@ -6,7 +6,7 @@ import { resolveEmbed } from '@/config/embed';
 import { type RuntimeConfig, RuntimeConfigContext } from '@/config/runtime-config';
 import { type Shell, ShellContext } from '@/config/shell-context';
 import { QuestionSourceContext } from '@/features/questions/api/source';
-import { type Clock, ClockContext, createIntervalClock } from '@/lib/clock';
+import { type Clock, ClockContext, createServerClock } from '@/lib/clock';
 import { whenIdleAfterFirstScreen } from '@/lib/idle';
 import { SessionContext } from '@/lib/session-store';
 import { AppMantineProvider } from './mantine-provider';
@@ -64,7 +64,7 @@ export function App({
   baseUrl: URL;
   services: Services;
 }) {
-  const [clock] = useState(() => createIntervalClock());
+  const [clock] = useState(() => createServerClock(services.serverTime, services.clockKey));
   const [shell] = useState(() => ({
     embed: resolveEmbed(config.embed, window.location.search),
     tokens: services.tokens,

@@ -5,12 +5,12 @@ import '@/styles/theme.generated.css';
 import '@/styles/app.css';
 import { createRoot } from 'react-dom/client';
 import { matchPath } from 'react-router';
+import { INBOX_ROUTE } from '@/config/routes';
 import { loadRuntimeConfig } from '@/config/runtime-config';
 import { createQuestionQueries } from '@/features/questions/api/queries';
 import { parseFilters } from '@/features/questions/utils/filters';
 import { App } from './app';
 import { configFetch, watchBlockedApi } from './prefetch';
-import { LIST_ROUTE } from './router';
 import { apiRootUrl, createServices } from './services';
 
 /** How long start-up waits for the first list before it shows the page without it. */
@@ -51,7 +51,7 @@ void loadRuntimeConfig(new URL(document.baseURI), configFetch).then(async (resul
     const path = `/${window.location.pathname.slice(result.baseUrl.pathname.length)}`;
     const signedIn = result.config.auth.mode !== 'token' || services.tokens.get() !== null;
     // The list page, with or without an open question (public/prefetch.js has its own copy).
-    if (signedIn && matchPath(LIST_ROUTE, path)) {
+    if (signedIn && matchPath(INBOX_ROUTE, path)) {
       const { status } = parseFilters(new URLSearchParams(window.location.search));
       const firstList = services.queryClient.prefetchQuery(
         createQuestionQueries(services.source, services.queryClient).list(status),

@@ -1,9 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { QueryClient } from '@tanstack/react-query';
+import { matchPath } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { INBOX_ROUTE, QUESTIONS_PATH } from '@/config/routes';
 import { parseRuntimeConfig } from '@/config/runtime-config';
 import { createQuestionQueries } from '@/features/questions/api/queries';
 import { createReflexioSource } from '@/features/questions/api/requests';
+import { statusFilters } from '@/features/questions/utils/filters';
+import { questionPath } from '@/features/questions/utils/paths';
+import { statusMeta } from '@/features/questions/utils/question-policy';
 import { createApiClient } from '@/lib/api-client';
 import { withPrefetchedList } from './prefetch';
 import { apiRootUrl } from './services';
@@ -66,6 +71,12 @@ afterEach(() => {
 });
 
 describe('public/prefetch.js', () => {
+  it('knows the same status filters as the app', () => {
+    const listed = /const statuses = (\[[^\]]*\]);/.exec(script)?.[1];
+    expect(JSON.parse((listed ?? '[]').replaceAll("'", '"'))).toEqual(statusFilters);
+    expect(statusFilters).toEqual([...Object.keys(statusMeta), 'all']);
+  });
+
   it.each([
     ['/questions', {}, 'pending'],
     [
@@ -84,6 +95,26 @@ describe('public/prefetch.js', () => {
       expect(list).toMatchObject({ url: app?.url, headers: app?.headers });
     },
   );
+
+  it('prefetches a list on exactly the addresses the router opens the inbox at', async () => {
+    const paths = [
+      QUESTIONS_PATH,
+      `${QUESTIONS_PATH}/`,
+      questionPath('ptc_1'),
+      `${questionPath('ptc_1')}/`,
+      `${questionPath('ptc_1')}/more`,
+      `${QUESTIONS_PATH}x`,
+      '/',
+      '/elsewhere',
+    ];
+    for (const path of paths) {
+      const { list } = await runPrefetch(path, {});
+      expect({ path, prefetched: list !== null }).toEqual({
+        path,
+        prefetched: matchPath(INBOX_ROUTE, path) !== null,
+      });
+    }
+  });
 
   it('prefetches no list in token mode or away from the list page', async () => {
     expect((await runPrefetch('/questions', { auth: { mode: 'token' } })).list).toBeNull();
@@ -112,6 +143,7 @@ describe('public/prefetch.js', () => {
       {
         apiBaseUrl: 'api',
         pollIntervalMs: 2000,
+        notifyPollIntervalMs: 15_000,
         auth: { mode: 'proxy', signInUrl: '/in' },
         headers: {},
         embed: true,
@@ -132,11 +164,59 @@ describe('public/prefetch.js', () => {
     ['an API address that is not text', { apiBaseUrl: 5 }],
     ['a poll interval too short', { pollIntervalMs: 10 }],
     ['a poll interval that is not whole', { pollIntervalMs: 2000.5 }],
+    ['a hidden-tab poll interval under 15 s', { notifyPollIntervalMs: 14_999 }],
+    ['a hidden-tab poll interval that is not a number', { notifyPollIntervalMs: '60000' }],
     ['an unknown auth mode', { auth: { mode: 'magic' } }],
     ['an unknown auth key', { auth: { mode: 'proxy', extra: 1 } }],
     ['an empty sign-in address', { auth: { signInUrl: '' } }],
     ['embed that is not true or false', { embed: 'yes' }],
     ['an unknown key', { apiBaseURL: 'api' }],
+    [
+      'three sources',
+      {
+        sources: [
+          { id: 'reflexio', kind: 'reflexio', apiBaseUrl: 'api' },
+          {
+            id: 'v',
+            kind: 'vertesia',
+            label: 'Vertesia EU',
+            apiBaseUrl: 'v/api/v1',
+            apiVersion: '20260803',
+          },
+          { id: 'bilby', kind: 'bilby', apiBaseUrl: 'bilby/api/v1', organizationId: 'org' },
+        ],
+      },
+    ],
+    ['no Reflexio source', { sources: [{ id: 'b', kind: 'bilby', apiBaseUrl: 'b' }] }],
+    ['no sources', { sources: [] }],
+    [
+      'sources and apiBaseUrl',
+      { apiBaseUrl: 'api', sources: [{ id: 'r', kind: 'reflexio', apiBaseUrl: 'api' }] },
+    ],
+    [
+      'two sources with one id',
+      {
+        sources: [
+          { id: 'r', kind: 'reflexio', apiBaseUrl: 'a' },
+          { id: 'r', kind: 'bilby', apiBaseUrl: 'b' },
+        ],
+      },
+    ],
+    ['an unknown kind of source', { sources: [{ id: 'r', kind: 'jira', apiBaseUrl: 'a' }] }],
+    ['a source id with a slash', { sources: [{ id: 'a/b', kind: 'reflexio', apiBaseUrl: 'a' }] }],
+    [
+      'a Vertesia key on a Bilby source',
+      { sources: [{ id: 'b', kind: 'bilby', apiBaseUrl: 'b', apiVersion: '20260803' }] },
+    ],
+    ['a source without an address', { sources: [{ id: 'r', kind: 'reflexio' }] }],
+    [
+      'a source with an empty label',
+      { sources: [{ id: 'r', kind: 'reflexio', apiBaseUrl: 'a', label: '' }] },
+    ],
+    [
+      'a bad Vertesia API version',
+      { sources: [{ id: 'v', kind: 'vertesia', apiBaseUrl: 'v', apiVersion: 'latest' }] },
+    ],
     ['null', null],
     ['an array', []],
   ];
@@ -144,6 +224,7 @@ describe('public/prefetch.js', () => {
   it.each(configs)('agrees with the app on %s', async (_, settings) => {
     const app = parseRuntimeConfig(settings);
     const { list } = await runPrefetch('/questions', settings);
-    expect(list !== null).toBe(app.ok);
+    // Only a Reflexio source has a first list to ask for early.
+    expect(list !== null).toBe(app.ok && app.config.apiBaseUrl !== null);
   });
 });

@@ -59,6 +59,13 @@ function abortable(response: Promise<Response>, signal: AbortSignal | null | und
   });
 }
 
+const prefetched = new WeakSet<Response>();
+
+/** A response asked for by prefetch.js, before the API client could note when it was sent. */
+export function isPrefetchedResponse(response: Response): boolean {
+  return prefetched.has(response);
+}
+
 /** Wraps the API client's fetch: the first GET of the prefetched list URL gets the prefetched answer. */
 export function withPrefetchedList(fetchImpl: typeof fetch): typeof fetch {
   return async (input, init) => {
@@ -70,7 +77,13 @@ export function withPrefetchedList(fetchImpl: typeof fetch): typeof fetch {
       // request on a deep link may come first and leaves it waiting for the list.
       if (!list || list.url === String(input)) started.list = undefined;
       if (list && list.url === String(input) && sameHeaders(list.headers, init?.headers))
-        return abortable(list.response, init?.signal);
+        return abortable(
+          list.response.then((response) => {
+            prefetched.add(response);
+            return response;
+          }),
+          init?.signal,
+        );
     }
     return fetchImpl(input, init);
   };

@@ -1,6 +1,7 @@
 import { Component, type ReactNode } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
-import { QuestionsPage } from '@/features/questions/components/questions-page';
+import { INBOX_ROUTE, QUESTIONS_PATH } from '@/config/routes';
+import { QuestionsPage } from '@/features/questions/components/list/questions-page';
 import { AppLayout } from './app-layout';
 import { NotFoundPage } from './not-found-page';
 import { RouteError } from './route-error';
@@ -23,16 +24,14 @@ class ScreenErrorBoundary extends Component<{ children: ReactNode }, { error: un
  * the portal loads no data through the router, and the data router would add about 18 KB of
  * gzipped JavaScript to every first visit.
  */
-/** The list page, with or without an open question (start-up prefetches its list too). */
-export const LIST_ROUTE = '/questions/:id?';
 
 export function AppRoutes() {
   return (
     <ScreenErrorBoundary>
       <Routes>
         <Route path="/" element={<AppLayout />}>
-          <Route index element={<Navigate to="/questions" replace />} />
-          <Route path={LIST_ROUTE.slice(1)} element={<QuestionsPage />} />
+          <Route index element={<Navigate to={QUESTIONS_PATH} replace />} />
+          <Route path={INBOX_ROUTE.slice(1)} element={<QuestionsPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Route>
       </Routes>

@@ -3,22 +3,89 @@ import type { RuntimeConfig } from '@/config/runtime-config';
 import { createTokenStore, type TokenStore } from '@/config/token-store';
 import { createReflexioSource } from '@/features/questions/api/requests';
 import type { QuestionSource } from '@/features/questions/api/source';
+import {
+  createInboxSource,
+  createLazySource,
+  type InboxMember,
+} from '@/features/questions/sources/inbox-source';
 import { createApiClient } from '@/lib/api-client';
+import { createServerTime, type ServerTime } from '@/lib/clock';
 import { createQueryClient } from '@/lib/query-client';
 import { createSessionStore, type SessionStore } from '@/lib/session-store';
-import { withPrefetchedList } from './prefetch';
+import { isPrefetchedResponse, withPrefetchedList } from './prefetch';
 
 export interface Services {
   session: SessionStore;
   tokens: TokenStore;
   source: QuestionSource;
   queryClient: QueryClient;
+  serverTime: ServerTime;
+  /** The source whose server time the page's clock shows (see inboxMembers). */
+  clockKey: string;
 }
 
 /** Resolves the API root against the page's base, so `api` means `<sub-path>/api/`. */
-export function apiRootUrl(config: RuntimeConfig, baseUrl: URL): URL {
-  const raw = config.apiBaseUrl.endsWith('/') ? config.apiBaseUrl : `${config.apiBaseUrl}/`;
-  return new URL(raw, baseUrl);
+export function apiRootUrl(config: Pick<RuntimeConfig, 'apiBaseUrl'>, baseUrl: URL): URL {
+  const root = config.apiBaseUrl ?? 'api';
+  return new URL(root.endsWith('/') ? root : `${root}/`, baseUrl);
+}
+
+const SYSTEM_NAMES = { reflexio: 'Reflexio', vertesia: 'Vertesia', bilby: 'Bilby' } as const;
+
+/** One member per configured source; Reflexio's client takes the prefetched first list. */
+function inboxMembers(
+  config: RuntimeConfig,
+  baseUrl: URL,
+  headers: () => Record<string, string>,
+  serverTime: ServerTime,
+): InboxMember[] {
+  return config.sources.map((entry) => {
+    const origin = {
+      id: entry.id,
+      kind: entry.kind,
+      label: entry.label ?? SYSTEM_NAMES[entry.kind],
+    };
+    const apiBaseUrl = apiRootUrl(entry, baseUrl).href;
+    // Their adapters load with the first list (createLazySource), not with the first screen.
+    const systems = () => import('@/features/questions/sources/system-sources');
+    if (entry.kind === 'vertesia') {
+      const vertesia = { apiBaseUrl, apiVersion: entry.apiVersion, headers: { ...config.headers } };
+      return {
+        origin,
+        source: createLazySource({ key: `vertesia:${apiBaseUrl}`, label: origin.label }, () =>
+          systems().then((module) => module.createVertesiaSource(origin, vertesia)),
+        ),
+      };
+    }
+    if (entry.kind === 'bilby') {
+      const bilby = {
+        apiBaseUrl,
+        headers: { ...config.headers },
+        ...(entry.organizationId ? { organizationId: entry.organizationId } : {}),
+      };
+      return {
+        origin,
+        source: createLazySource({ key: `bilby:${apiBaseUrl}`, label: origin.label }, () =>
+          systems().then((module) => module.createBilbySource(origin, bilby)),
+        ),
+      };
+    }
+    const client = createApiClient({
+      baseUrl: new URL(apiBaseUrl),
+      headers,
+      fetchImpl: withPrefetchedList((input, init) => fetch(input, init)),
+      onResponse: ({ response, ...sample }) => {
+        // prefetch.js sent the first list before this code ran: no later than the page's start,
+        // which widens that sample's interval but keeps it true.
+        const sentAt = isPrefetchedResponse(response)
+          ? Math.min(sample.sentAt, Date.now() - performance.now())
+          : sample.sentAt;
+        serverTime.sample(source.key, { ...sample, sentAt });
+      },
+    });
+    const source = createReflexioSource(client, origin);
+    return { origin, source };
+  });
 }
 
 export function createServices(
@@ -28,20 +95,24 @@ export function createServices(
 ): Services {
   const session = createSessionStore();
   const tokens = createTokenStore(config.auth.mode === 'token');
-  const client = createApiClient({
-    baseUrl: apiRootUrl(config, baseUrl),
-    headers: () => {
-      const token = config.auth.mode === 'token' ? tokens.get() : null;
-      return token
-        ? { ...config.headers, Authorization: `Bearer ${token}` }
-        : { ...config.headers };
-    },
-    fetchImpl: withPrefetchedList((input, init) => fetch(input, init)),
-  });
+  // Token mode: the reviewer's key goes to Reflexio (Vertesia and Bilby keys are added by the server).
+  const headers = () => {
+    const token = config.auth.mode === 'token' ? tokens.get() : null;
+    return token ? { ...config.headers, Authorization: `Bearer ${token}` } : { ...config.headers };
+  };
+  const serverTime = createServerTime();
+  const members = inboxMembers(config, baseUrl, headers, serverTime);
+  const only = members.length === 1 && members[0]?.origin.kind === 'reflexio' ? members[0] : null;
+  const source = only ? only.source : createInboxSource(members);
+  // Only Reflexio's client reads the Date header so far: the page's countdowns follow its server
+  // (or the browser's clock when no Reflexio source is configured).
+  const reflexio = members.find((member) => member.origin.kind === 'reflexio');
   return {
     session,
     tokens,
-    source: createReflexioSource(client),
+    source,
+    serverTime,
+    clockKey: reflexio ? reflexio.source.key : source.key,
     queryClient: createQueryClient(session, { retries: options.retries }),
   };
 }

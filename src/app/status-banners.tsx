@@ -2,6 +2,7 @@ import { Alert } from '@mantine/core';
 import { IconWifiOff } from '@tabler/icons-react';
 import { onlineManager } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
+import { ClockSkewNotice } from '@/components/clock-skew-notice';
 import { SessionEndedAlert } from '@/components/session-ended-alert';
 import { useSession } from '@/lib/session-store';
 
@@ -33,5 +34,5 @@ export function StatusBanners() {
       </Alert>
     );
   }
-  return null;
+  return <ClockSkewNotice />;
 }

@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AppMantineProvider } from '@/app/mantine-provider';
+import { renderInTheme } from '@/test/render';
 import { LoadBoundary, lazyPart, QUIET_RETRY_MS } from './load-boundary';
 
 /** A lazily loaded part whose first `failures` downloads fail. */
@@ -27,12 +27,10 @@ describe('LoadBoundary', () => {
   it('says a part could not be downloaded, and Try again loads it', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const { Part } = flakyPart(1);
-    render(
-      <AppMantineProvider env="test">
-        <LoadBoundary what="The question view" parts={[Part]}>
-          <Part />
-        </LoadBoundary>
-      </AppMantineProvider>,
+    renderInTheme(
+      <LoadBoundary what="The question view" parts={[Part]}>
+        <Part />
+      </LoadBoundary>,
     );
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'The question view could not be downloaded',
@@ -62,12 +60,10 @@ describe('LoadBoundary', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     setOnline(false);
     const { Part, load } = flakyPart(1);
-    render(
-      <AppMantineProvider env="test">
-        <LoadBoundary what="The question view" parts={[Part]}>
-          <Part />
-        </LoadBoundary>
-      </AppMantineProvider>,
+    renderInTheme(
+      <LoadBoundary what="The question view" parts={[Part]}>
+        <Part />
+      </LoadBoundary>,
     );
     await screen.findByRole('alert');
     expect(load).toHaveBeenCalledTimes(1);

@@ -1,6 +1,6 @@
+import { MantineProvider } from '@mantine/core';
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { AppMantineProvider } from '@/app/mantine-provider';
 import { PartBoundary } from './part-boundary';
 
 function Broken(): never {
@@ -11,12 +11,12 @@ describe('PartBoundary', () => {
   it('names the part that failed and leaves the rest of the screen', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     render(
-      <AppMantineProvider env="test">
+      <MantineProvider env="test">
         <p>The rest of the question</p>
         <PartBoundary what="The arguments of this question">
           <Broken />
         </PartBoundary>
-      </AppMantineProvider>,
+      </MantineProvider>,
     );
     expect(screen.getByRole('alert')).toHaveTextContent(
       'The arguments of this question could not be shown',

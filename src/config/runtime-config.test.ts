@@ -15,7 +15,9 @@ describe('runtime config', () => {
       ok: true,
       config: {
         apiBaseUrl: 'api',
+        sources: [{ id: 'reflexio', kind: 'reflexio', apiBaseUrl: 'api' }],
         pollIntervalMs: 10_000,
+        notifyPollIntervalMs: 60_000,
         auth: { mode: 'proxy' },
         headers: {},
         embed: false,
@@ -36,6 +38,77 @@ describe('runtime config', () => {
     expect(issues).toContain('auth.mode');
     expect(issues).toContain('must not set Authorization');
     expect(issues).toContain('apiBaseURL');
+  });
+
+  it('keeps a hidden tab from polling faster than every 15 s', () => {
+    expect(parseRuntimeConfig({ notifyPollIntervalMs: 15_000 })).toMatchObject({
+      ok: true,
+      config: { notifyPollIntervalMs: 15_000 },
+    });
+    const tooFast = parseRuntimeConfig({ notifyPollIntervalMs: 5_000 });
+    expect(tooFast.ok).toBe(false);
+    expect(tooFast.ok ? '' : tooFast.issues.join('\n')).toContain('notifyPollIntervalMs');
+  });
+
+  it('reads a list of sources; the old apiBaseUrl is one Reflexio source', () => {
+    expect(parseRuntimeConfig({ apiBaseUrl: 'https://r.example/' })).toMatchObject({
+      ok: true,
+      config: {
+        apiBaseUrl: 'https://r.example/',
+        sources: [{ id: 'reflexio', kind: 'reflexio', apiBaseUrl: 'https://r.example/' }],
+      },
+    });
+    const three = parseRuntimeConfig({
+      sources: [
+        { id: 'reflexio', kind: 'reflexio', apiBaseUrl: 'api' },
+        { id: 'vertesia', kind: 'vertesia', apiBaseUrl: 'vertesia/api/v1' },
+        { id: 'bilby', kind: 'bilby', label: 'Bilby (EU)', apiBaseUrl: 'b', organizationId: 'o' },
+      ],
+    });
+    expect(three).toMatchObject({
+      ok: true,
+      config: {
+        apiBaseUrl: 'api',
+        sources: [
+          { id: 'reflexio' },
+          { id: 'vertesia', apiVersion: '20260803' },
+          { id: 'bilby', label: 'Bilby (EU)', organizationId: 'o' },
+        ],
+      },
+    });
+    expect(
+      parseRuntimeConfig({ sources: [{ id: 'b', kind: 'bilby', apiBaseUrl: 'b' }] }),
+    ).toMatchObject({ ok: true, config: { apiBaseUrl: null } });
+  });
+
+  it('names the bad source setting', () => {
+    const issues = (raw: unknown) => {
+      const result = parseRuntimeConfig(raw);
+      return result.ok ? [] : result.issues;
+    };
+    expect(
+      issues({ sources: [{ id: 'v', kind: 'vertesia', apiBaseUrl: 'javascript:x' }] }),
+    ).toEqual([expect.stringMatching(/^sources\.0\.apiBaseUrl: must be an http\(s\) address/)]);
+    expect(issues({ sources: [{ id: 'Bad Id', kind: 'bilby', apiBaseUrl: 'b' }] })).toEqual([
+      expect.stringMatching(/^sources\.0\.id: must be 1–32 lower-case/),
+    ]);
+    expect(
+      issues({
+        sources: [
+          { id: 'r', kind: 'reflexio', apiBaseUrl: 'a' },
+          { id: 'r', kind: 'bilby', apiBaseUrl: 'b' },
+        ],
+      }),
+    ).toEqual(['sources: every source needs its own id']);
+    expect(issues({ sources: [{ id: 'r', kind: 'jira', apiBaseUrl: 'a' }] }).join()).toMatch(
+      /^sources\.0\.kind/,
+    );
+    expect(
+      issues({ apiBaseUrl: 'api', sources: [{ id: 'r', kind: 'reflexio', apiBaseUrl: 'a' }] }),
+    ).toEqual([
+      'apiBaseUrl: give either apiBaseUrl or sources, not both (put the address in sources)',
+    ]);
+    expect(issues({ sources: [] })).toEqual(['sources: must name at least one source']);
   });
 
   it('is fetched next to index.html and explains each way it can fail', async () => {

@@ -40,9 +40,54 @@ const authSchema = z.strictObject({
   userInfoUrl: z.optional(nonEmpty),
 });
 
-export const runtimeConfigSchema = z.strictObject({
-  apiBaseUrl: z._default(apiBaseUrl, 'api'),
+/** What URLs and drafts use to name a source: short, lower case, safe in a path. */
+const sourceId = z
+  .string()
+  .check(
+    z.regex(
+      /^[a-z0-9][a-z0-9-]{0,31}$/,
+      'must be 1–32 lower-case letters, digits or dashes, starting with a letter or digit',
+    ),
+  );
+const label = z.optional(nonEmpty);
+
+/** The systems the portal can read, and each one's settings. */
+export const sourceConfigSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ id: sourceId, kind: z.literal('reflexio'), label, apiBaseUrl }),
+  z.strictObject({
+    id: sourceId,
+    kind: z.literal('vertesia'),
+    label,
+    apiBaseUrl,
+    // Vertesia refuses unknown request properties from this version on (what the portal sends).
+    apiVersion: z._default(
+      z.string().check(z.regex(/^\d{8}$/, 'must be a date like 20260803')),
+      '20260803',
+    ),
+  }),
+  z.strictObject({
+    id: sourceId,
+    kind: z.literal('bilby'),
+    label,
+    apiBaseUrl,
+    organizationId: z.optional(nonEmpty),
+  }),
+]);
+export type SourceConfig = z.infer<typeof sourceConfigSchema>;
+
+const sourcesSchema = z.array(sourceConfigSchema).check(
+  z.minLength(1, 'must name at least one source'),
+  z.refine((sources) => new Set(sources.map((source) => source.id)).size === sources.length, {
+    message: 'every source needs its own id',
+  }),
+);
+
+const fileSchema = z.strictObject({
+  apiBaseUrl: z.optional(apiBaseUrl),
+  sources: z.optional(sourcesSchema),
   pollIntervalMs: z._default(z.int().check(z.gte(2_000), z.lte(600_000)), 10_000),
+  // How often a hidden tab polls while desktop notifications are on: never faster than 15 s.
+  notifyPollIntervalMs: z._default(z.int().check(z.gte(15_000), z.lte(3_600_000)), 60_000),
   auth: z._default(authSchema, { mode: 'proxy' }),
   headers: z._default(
     z
@@ -58,7 +103,27 @@ export const runtimeConfigSchema = z.strictObject({
   embed: z._default(z.boolean(), false),
 });
 
-export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;
+/**
+ * config.json: `sources` lists the systems to read; the older single `apiBaseUrl` is one
+ * Reflexio source (`apiBaseUrl` is then the first Reflexio source's address, or null).
+ */
+export const runtimeConfigSchema = z.pipe(
+  fileSchema.check(
+    z.refine((file) => !(file.apiBaseUrl !== undefined && file.sources !== undefined), {
+      message: 'give either apiBaseUrl or sources, not both (put the address in sources)',
+      path: ['apiBaseUrl'],
+    }),
+  ),
+  z.transform(({ apiBaseUrl: single, sources, ...rest }) => {
+    const all: SourceConfig[] = sources ?? [
+      { id: 'reflexio', kind: 'reflexio', apiBaseUrl: single ?? 'api' },
+    ];
+    const reflexio = all.find((source) => source.kind === 'reflexio');
+    return { ...rest, sources: all, apiBaseUrl: reflexio ? reflexio.apiBaseUrl : null };
+  }),
+);
+
+export type RuntimeConfig = z.output<typeof runtimeConfigSchema>;
 
 export type ConfigLoadResult =
   | { ok: true; config: RuntimeConfig; baseUrl: URL }

@@ -134,6 +134,17 @@ export interface ApiClientOptions {
   headers?: () => Record<string, string>;
   fetchImpl?: typeof fetch;
   timeoutMs?: number;
+  /** Told of every HTTP response with when it was asked for and when it came (the server clock's input). */
+  onResponse?: (timing: ResponseTiming) => void;
+}
+
+export interface ResponseTiming {
+  response: Response;
+  /** `Date.now()` when the request was sent and when the response's headers arrived. */
+  sentAt: number;
+  receivedAt: number;
+  /** The `Date` header, if readable (cross-origin APIs must list it in Access-Control-Expose-Headers). */
+  date: string | null;
 }
 
 export interface ApiClient {
@@ -169,6 +180,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     if (body !== undefined) headers['Content-Type'] = 'application/json';
 
     let response: Response;
+    const sentAt = Date.now();
     try {
       response = await fetchImpl(href, {
         method,
@@ -185,6 +197,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         throw fail({ kind: 'timeout', status: 0, message: 'The server did not answer in time.' });
       }
       throw fail({ kind: 'network', status: 0, message: 'The server could not be reached.' });
+    }
+    const date = response.headers.get('date');
+    if (options.onResponse && response.type !== 'opaqueredirect') {
+      options.onResponse({ response, sentAt, receivedAt: Date.now(), date });
     }
 
     if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
@@ -225,7 +241,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         status: response.status,
         detail: fastApi?.detail ?? null,
         fieldErrors: fastApi?.fieldErrors ?? [],
-        retryAfterMs: parseRetryAfter(response.headers.get('retry-after')),
+        // An HTTP-date in Retry-After is the server's time: measured against its own Date header.
+        retryAfterMs: parseRetryAfter(
+          response.headers.get('retry-after'),
+          (date && Date.parse(date)) || Date.now(),
+        ),
         message:
           kind === 'bad-response'
             ? `The API address answered HTTP ${response.status}.`

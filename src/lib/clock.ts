@@ -1,4 +1,5 @@
 import { createContext, use, useSyncExternalStore } from 'react';
+import { type ClockSample, createOffsetEstimator, type OffsetEstimator } from './server-clock';
 
 /**
  * One clock for the whole page: a single interval ticks once a second while anything listens,
@@ -7,9 +8,55 @@ import { createContext, use, useSyncExternalStore } from 'react';
 export interface Clock {
   now(): number;
   subscribe(listener: () => void): () => void;
+  /** How far the browser's own clock is from the time this clock shows (ms; + = the computer is fast). */
+  skewMs(): number;
 }
 
-export function createIntervalClock(periodMs = 1000, read: () => number = Date.now): Clock {
+/**
+ * The servers' time as seen from this browser, one estimate per source (a source's `key`): each
+ * backend has its own clock. Fed by the API client with every response's `Date` header.
+ */
+export interface ServerTime {
+  sample(sourceKey: string, sample: ClockSample): void;
+  /** Server minus browser, in ms; 0 until that source answered with a usable `Date`. */
+  offsetMs(sourceKey: string): number;
+  /** Called when an estimate moved. */
+  onChange(listener: () => void): () => void;
+}
+
+export function createServerTime(): ServerTime {
+  const estimators = new Map<string, OffsetEstimator>();
+  const listeners = new Set<() => void>();
+  return {
+    sample(sourceKey, sample) {
+      let estimator = estimators.get(sourceKey);
+      if (!estimator) {
+        estimator = createOffsetEstimator();
+        estimators.set(sourceKey, estimator);
+      }
+      const before = estimator.offsetMs();
+      if (estimator.add(sample) !== before) for (const listener of listeners) listener();
+    },
+    offsetMs: (sourceKey) => estimators.get(sourceKey)?.offsetMs() ?? 0,
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+/** The page's shared clock, showing the time of the server behind `sourceKey`. */
+export function createServerClock(serverTime: ServerTime, sourceKey: string, periodMs = 1000) {
+  const clock = createIntervalClock(periodMs, () => Date.now() + serverTime.offsetMs(sourceKey));
+  // A new estimate shows at once, not at the next tick: a countdown must not flash "expired".
+  serverTime.onChange(clock.refresh);
+  return { ...clock, skewMs: () => 0 - serverTime.offsetMs(sourceKey) };
+}
+
+export function createIntervalClock(
+  periodMs = 1000,
+  read: () => number = Date.now,
+): Clock & { refresh(): void } {
   const listeners = new Set<() => void>();
   let timer: ReturnType<typeof setInterval> | null = null;
   let current = read();
@@ -19,6 +66,8 @@ export function createIntervalClock(periodMs = 1000, read: () => number = Date.n
   };
   return {
     now: () => current,
+    refresh: tick,
+    skewMs: () => Date.now() - read(),
     subscribe(listener) {
       listeners.add(listener);
       if (timer === null) {
@@ -39,19 +88,26 @@ export function createIntervalClock(periodMs = 1000, read: () => number = Date.n
 export interface ManualClock extends Clock {
   set(ms: number): void;
   advance(ms: number): void;
+  setSkew(ms: number): void;
 }
 
 export function createManualClock(start: number): ManualClock {
   let current = start;
+  let skew = 0;
   const listeners = new Set<() => void>();
   const notify = () => {
     for (const listener of listeners) listener();
   };
   return {
     now: () => current,
+    skewMs: () => skew,
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    setSkew(ms) {
+      skew = ms;
+      notify();
     },
     set(ms) {
       current = ms;

@@ -1,7 +1,7 @@
+import { createMockBackend, type MockBackend } from '@mock/app';
+import { createManualClock } from '@mock/clock';
 import { http } from 'msw';
 import { setupServer } from 'msw/node';
-import { createMockBackend, type MockBackend } from '../../mock/app';
-import { createManualClock } from '../../mock/clock';
 
 /** Where the web tests' API lives; MSW hands every request for it to the real mock backend app. */
 export const TEST_ORIGIN = 'http://localhost:3000';
@@ -25,9 +25,44 @@ export function closeMockApi() {
   server.close();
 }
 
+let releaseHeld: Array<() => void> = [];
+
 export function resetMockApi() {
+  for (const release of releaseHeld) release();
+  releaseHeld = [];
+  server.resetHandlers();
+  server.events.removeAllListeners();
   current?.backend.close();
   current = null;
+}
+
+/**
+ * Holds the next POST to the API until `release()` is called, then hands it to the mock, and counts
+ * the POSTs sent from now on (`posts()`): a test
+ * sees the in-flight state for as long as it needs, on a machine of any speed (a fault's latency
+ * is a race with the test's own steps).
+ */
+export function holdNextPost(): { release: () => void; posts: () => number } {
+  let posts = 0;
+  server.events.on('request:start', ({ request }) => {
+    if (request.method === 'POST' && request.url.startsWith(TEST_API_ROOT)) posts += 1;
+  });
+  let release = () => {};
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  releaseHeld.push(release);
+  server.use(
+    http.post(
+      `${TEST_ORIGIN}/api/*`,
+      async ({ request }) => {
+        await gate;
+        return getMockApi().backend.app.fetch(request);
+      },
+      { once: true },
+    ),
+  );
+  return { release, posts: () => posts };
 }
 
 /** The mock backend for this test: created on first use with a manual clock at TEST_NOW. */

@@ -1,11 +1,14 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import type { ReactNode } from 'react';
 import { type Location, MemoryRouter, useLocation } from 'react-router';
 import { AppProviders } from '@/app/app';
+import { AppMantineProvider } from '@/app/mantine-provider';
 import { AppRoutes } from '@/app/router';
 import { createServices } from '@/app/services';
 import { type RuntimeConfig, runtimeConfigSchema } from '@/config/runtime-config';
 import { createManualClock } from '@/lib/clock';
+import { clockTimers, TimersContext } from '@/lib/timers';
 import { getMockApi, TEST_NOW, TEST_ORIGIN } from './mock-api';
 
 /** Reports the memory router's location to the test. */
@@ -23,7 +26,8 @@ export interface RenderAppOptions {
 
 /**
  * The whole portal at `route`, talking over HTTP (MSW) to a fresh mock backend, with a fresh
- * QueryClient (no retries), a memory router, and one manual clock shared by the portal and the mock.
+ * QueryClient (no retries), a memory router, and one manual clock shared by the portal and the mock
+ * (countdowns, and delays such as the search debounce, move only when the test calls `advance`).
  */
 export function renderApp({
   route = '/questions',
@@ -43,18 +47,22 @@ export function renderApp({
     },
   };
   const clock = createManualClock(TEST_NOW);
+  // Delays (the search debounce) run on the same manual clock: `advance` fires them.
+  const timers = clockTimers(clock);
   const shell = { embed, tokens: services.tokens };
   const user = userEvent.setup();
   const view = render(
     <AppProviders config={config} services={services} shell={shell} clock={clock} env="test">
-      <MemoryRouter initialEntries={[route]}>
-        <LocationProbe
-          onChange={(current) => {
-            location = current;
-          }}
-        />
-        <AppRoutes />
-      </MemoryRouter>
+      <TimersContext value={timers}>
+        <MemoryRouter initialEntries={[route]}>
+          <LocationProbe
+            onChange={(current) => {
+              location = current;
+            }}
+          />
+          <AppRoutes />
+        </MemoryRouter>
+      </TimersContext>
     </AppProviders>,
   );
   /** Moves the portal's clock and the mock's together. */
@@ -72,4 +80,9 @@ export async function refreshNow(user: ReturnType<typeof userEvent.setup>) {
   const button = screen.getByRole('button', { name: 'Refresh now' });
   await waitFor(() => expect(button).toBeEnabled());
   await user.click(button);
+}
+
+/** `ui` in the portal's Mantine theme and nothing else: for shared components that need no app around them. */
+export function renderInTheme(ui: ReactNode) {
+  return render(<AppMantineProvider env="test">{ui}</AppMantineProvider>);
 }

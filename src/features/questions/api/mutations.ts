@@ -1,5 +1,6 @@
 import { type Mutation, useMutation, useQueryClient } from '@tanstack/react-query';
 import { isApiError } from '@/lib/api-client';
+import { useClock } from '@/lib/clock';
 import { readDraft, removeDraft } from '../utils/draft-store';
 import { findCachedQuestion, forgetQuestion, writeQuestion } from './cache';
 import { ACTION_KEY, questionKeys } from './queries';
@@ -32,6 +33,7 @@ export function isActionOn(id: string) {
 function useQuestionAction<TVars extends ActionVars>(spec: ActionSpec<TVars>) {
   const source = useQuestionSource();
   const queryClient = useQueryClient();
+  const clock = useClock();
   return useMutation({
     mutationKey: [...ACTION_KEY, spec.kind],
     mutationFn: (vars: TVars) => spec.send(source, vars),
@@ -40,7 +42,7 @@ function useQuestionAction<TVars extends ActionVars>(spec: ActionSpec<TVars>) {
       // from now on wait for this action to settle (see questionQueries).
       await queryClient.cancelQueries({ queryKey: questionKeys.all });
       const previous = findCachedQuestion(queryClient, vars.id);
-      if (previous) writeQuestion(queryClient, spec.optimistic(previous, vars, Date.now()));
+      if (previous) writeQuestion(queryClient, spec.optimistic(previous, vars, clock.now()));
       return { previous };
     },
     onError: (error, vars, context) => {

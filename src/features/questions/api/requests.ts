@@ -5,6 +5,8 @@ import {
   parseQuestionList,
   pendingToolCallListSchema,
   pendingToolCallSchema,
+  type QuestionOrigin,
+  REFLEXIO_ORIGIN,
   resolveBodySchema,
   toQuestion,
 } from './schemas';
@@ -18,7 +20,10 @@ function callPath(id: string, action?: string): string {
 }
 
 /** Reflexio's pending tool calls API as a question source. */
-export function createReflexioSource(client: ApiClient): QuestionSource {
+export function createReflexioSource(
+  client: ApiClient,
+  origin: QuestionOrigin = REFLEXIO_ORIGIN,
+): QuestionSource {
   async function record(
     path: string,
     method: 'GET' | 'POST' | 'PATCH',
@@ -26,16 +31,16 @@ export function createReflexioSource(client: ApiClient): QuestionSource {
     signal?: AbortSignal,
   ) {
     const data = await client.request(path, { method, body, signal });
-    return toQuestion(parseResponse(pendingToolCallSchema, data, { method, url: path }));
+    return toQuestion(parseResponse(pendingToolCallSchema, data, { method, url: path }), origin);
   }
 
   return {
     key: `reflexio:${client.baseUrl}`,
-    label: 'Reflexio',
+    label: origin.label,
     async list({ status, limit }, signal) {
       const data = await client.request(BASE, { query: { status, limit }, signal });
       const parsed = parseResponse(pendingToolCallListSchema, data, { method: 'GET', url: BASE });
-      return parseQuestionList(parsed.pending_tool_calls ?? [], limit);
+      return parseQuestionList(parsed.pending_tool_calls ?? [], limit, origin);
     },
     get: (id, signal) => record(callPath(id), 'GET', undefined, signal),
     resolve: async (id, { result, validForSeconds }) =>

@@ -63,9 +63,23 @@ export const pendingToolCallListSchema = z.looseObject({
   pending_tool_calls: z.nullish(z.array(z.unknown())),
 });
 
+/** Which configured system a question came from (config.json `sources[]`). */
+export interface QuestionOrigin {
+  id: string;
+  kind: 'reflexio' | 'vertesia' | 'bilby';
+  label: string;
+}
+
+export const REFLEXIO_ORIGIN: QuestionOrigin = {
+  id: 'reflexio',
+  kind: 'reflexio',
+  label: 'Reflexio',
+};
+
 /** The portal's own record: what every question source maps its data to. */
 export interface Question {
   id: string;
+  source: QuestionOrigin;
   status: QuestionStatus;
   toolName: string;
   questionText: string;
@@ -82,11 +96,12 @@ export interface Question {
   validUntil: number | null;
 }
 
-export function toQuestion(call: PendingToolCall): Question {
+export function toQuestion(call: PendingToolCall, source = REFLEXIO_ORIGIN): Question {
   const args = call.args ?? null;
   const argQuestion = typeof args?.question === 'string' ? args.question : '';
   return {
     id: call.id,
+    source,
     // A record without a status is shown as pending only if nothing says otherwise.
     status: call.status ?? (call.resolved_at != null ? 'resolved' : 'pending'),
     toolName: call.tool_name ?? ASK_HUMAN,
@@ -117,15 +132,29 @@ export interface QuestionList {
   unreadable: UnreadableRecord[];
   /** The server returned as many rows as asked for: there may be more. */
   truncated: boolean;
+  /** Sources that could not be read this time, in plain words; the others' questions are here. */
+  failures?: SourceFailure[];
 }
 
-export function parseQuestionList(items: unknown[], limit: number): QuestionList {
+export interface SourceFailure {
+  source: QuestionOrigin;
+  /** "Vertesia is unavailable (HTTP 503)". */
+  message: string;
+  /** Its questions in the list are those of its last good refresh. */
+  stale: boolean;
+}
+
+export function parseQuestionList(
+  items: unknown[],
+  limit: number,
+  source = REFLEXIO_ORIGIN,
+): QuestionList {
   const questions: Question[] = [];
   const unreadable: UnreadableRecord[] = [];
   items.forEach((item, index) => {
     const parsed = pendingToolCallSchema.safeParse(item);
     if (parsed.success) {
-      questions.push(toQuestion(parsed.data));
+      questions.push(toQuestion(parsed.data, source));
       return;
     }
     const rawId = typeof item === 'object' && item !== null ? (item as { id?: unknown }).id : null;

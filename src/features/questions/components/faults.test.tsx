@@ -1,24 +1,21 @@
+import { demoIds } from '@mock/seed';
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { listRows, openDrawer } from '@/test/inbox';
 import { getMockApi, mockControl } from '@/test/mock-api';
 import { refreshNow, renderApp } from '@/test/render';
-import { demoIds } from '../../../../mock/seed';
+
+// The drawer is a lazy chunk; compiled on demand inside a test it can take longer than a query's
+// one-second wait on a busy machine (as in question-drawer.test.tsx), so it is imported once here.
+beforeAll(() => import('./drawer/question-drawer'), 30_000);
+
+// These tests look at the drawer after an action; "answer and next" (on by default, tested in its
+// own block below) would move it on to the next question.
+beforeEach(() => localStorage.setItem('qi:answer-and-next', 'off'));
 
 async function inject(fault: Record<string, unknown>) {
   getMockApi();
   await mockControl('faults', { count: 1, ...fault });
-}
-
-async function listRows() {
-  const list = await screen.findByRole('list', { name: 'Questions' });
-  return within(list).getAllByRole('listitem');
-}
-
-async function openDrawer(id: string) {
-  const app = renderApp({ route: `/questions/${id}` });
-  const dialog = await screen.findByRole('dialog', { name: 'Question' });
-  await within(dialog).findByTestId('question-text');
-  return { ...app, dialog };
 }
 
 describe('loading the list fails', () => {

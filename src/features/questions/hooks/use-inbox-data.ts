@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
-import { useRuntimeConfig } from '@/config/runtime-config';
+import { useEffect, useMemo, useState } from 'react';
+import { useClock, useHasPassed } from '@/lib/clock';
 import { useSession } from '@/lib/session-store';
 import { useQuestionQueries } from '../api/queries';
 import { type QuestionList, questionStatuses } from '../api/schemas';
 import type { StatusFilter } from '../utils/filters';
+import { useLeading, usePollVersion, useSharedPoller } from './use-shared-poller';
 
 export interface StatusCount {
   count: number;
@@ -36,37 +37,98 @@ function countsFrom(
 }
 
 /**
+ * One status's list cut from the complete `all` list (records that could not be read have no
+ * status to go by: they stay in every view rather than vanish).
+ */
+export function listOfStatus(all: QuestionList, status: StatusFilter): QuestionList {
+  if (status === 'all') return all;
+  return { ...all, questions: all.questions.filter((q) => q.status === status) };
+}
+
+/** The soonest expiry still ahead among pending questions, to refresh the lists the moment it passes. */
+function soonestExpiry(list: QuestionList | undefined, now: number): number | null {
+  let soonest: number | null = null;
+  for (const q of list?.questions ?? []) {
+    if (q.status === 'pending' && q.expiresAt !== null && q.expiresAt > now) {
+      if (soonest === null || q.expiresAt < soonest) soonest = q.expiresAt;
+    }
+  }
+  return soonest;
+}
+
+/**
  * The lists behind the inbox: the current view, the pending list (tab title, new arrivals) and
- * the unfiltered list (counts). The same key is one query, so a view of "pending" costs nothing extra.
+ * the unfiltered list (counts). Only `all` is polled while it holds everything (it is not cut at
+ * the API's limit): the view and the pending list are cut from it. One tab per browser polls (see
+ * useSharedPoller); the others get its results.
  */
 export function useInboxData(status: StatusFilter, viewShown: boolean) {
   const queries = useQuestionQueries();
-  const { pollIntervalMs } = useRuntimeConfig();
+  const clock = useClock();
   const { state: session } = useSession();
+  const poller = useSharedPoller();
+  const leading = useLeading(poller);
+  usePollVersion(poller);
+  const active = session === 'active';
   // A signed-out session sends nothing: no polling, no refetch on focus, until the reviewer signs in.
-  const polling = { refetchInterval: pollIntervalMs, enabled: session === 'active' };
+  const polling = {
+    refetchInterval: leading ? () => poller.nextDelay() : (false as const),
+    refetchOnWindowFocus: leading,
+    refetchIntervalInBackground: leading && poller.pollsWhileHidden(),
+  };
 
-  const view = useQuery({ ...queries.list(status), ...polling });
   // The view comes first: the other lists (tab title, counts, pickers) wait until its rows are on
   // screen (or it failed), so they never compete with it for the network or the main thread.
-  const viewAnswered = viewShown || view.isError;
-  const pending = useQuery({
-    ...queries.list('pending'),
-    ...polling,
-    enabled: polling.enabled && (status === 'pending' || viewAnswered),
-  });
-  const all = useQuery({
+  const allQuery = useQuery({
     ...queries.list('all'),
     ...polling,
-    enabled: polling.enabled && (status === 'all' || viewAnswered),
+    enabled: active && (status === 'all' || viewShown),
   });
+  const complete = allQuery.data && !allQuery.data.truncated ? allQuery.data : undefined;
+  const viewQuery = useQuery({
+    ...queries.list(status),
+    ...polling,
+    // First paint (and lists cut at the limit) need the view's own list; then `all` serves it.
+    enabled: active && (status === 'all' || !complete),
+  });
+  const viewAnswered = viewShown || viewQuery.isError;
+  const pendingQuery = useQuery({
+    ...queries.list('pending'),
+    ...polling,
+    enabled: active && !complete && (status === 'pending' || viewAnswered),
+  });
+
+  const viewData = useMemo(
+    () => (complete ? listOfStatus(complete, status) : viewQuery.data),
+    [complete, status, viewQuery.data],
+  );
+  const pendingData = useMemo(
+    () => (complete ? listOfStatus(complete, 'pending') : pendingQuery.data),
+    [complete, pendingQuery.data],
+  );
+  const view = complete && status !== 'all' ? { ...allQuery, data: viewData } : viewQuery;
+  const pending = { data: pendingData };
+
+  // The moment a question runs out, the server's answer is worth having (superseded, new ones).
+  const [expiries, setExpiries] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `expiries` moves on to the next one.
+  const soonest = useMemo(
+    () => soonestExpiry(complete ?? pendingData, clock.now()),
+    [complete, pendingData, clock, expiries],
+  );
+  const expired = useHasPassed(soonest);
+  useEffect(() => {
+    if (!expired) return;
+    setExpiries((n) => n + 1);
+    if (leading && active) poller.refreshNow();
+  }, [expired, leading, active, poller]);
 
   const counts = useMemo(() => {
     const lists: Partial<Record<StatusFilter, QuestionList>> = {};
-    if (view.data) lists[status] = view.data;
-    if (pending.data) lists.pending = pending.data;
-    return countsFrom(all.data, lists);
-  }, [all.data, pending.data, view.data, status]);
+    if (viewData) lists[status] = viewData;
+    if (pendingData) lists.pending = pendingData;
+    return countsFrom(allQuery.data, lists);
+  }, [allQuery.data, pendingData, viewData, status]);
 
-  return { view, pending, all, counts };
+  return { view, pending, all: allQuery, counts };
 }

@@ -1,6 +1,6 @@
-import { useDebouncedCallback } from '@mantine/hooks';
 import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { useDebouncedCallback } from '@/lib/timers';
 import {
   defaultSort,
   filtersToParams,

@@ -1,12 +1,13 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { Question } from '../api/schemas';
 
 /**
  * Pending questions asked after the inbox first loaded are "new" until the reviewer opens them
  * (or marks them all seen). Newer than the newest one at first load, not merely unseen before:
  * with more than 500 pending, older questions slide into the window as others get answered.
+ * The question open in the drawer (`openId`) is seen.
  */
-export function useNewArrivals(pending: Question[] | undefined) {
+export function useNewArrivals(pending: Question[] | undefined, openId?: string) {
   const [baseline, setBaseline] = useState<{ ids: Set<string>; newest: number } | null>(null);
   const [seen, setSeen] = useState<Set<string>>(() => new Set());
 
@@ -30,6 +31,10 @@ export function useNewArrivals(pending: Question[] | undefined) {
   const markSeen = useCallback((id: string) => {
     setSeen((current) => (current.has(id) ? current : new Set(current).add(id)));
   }, []);
+
+  useEffect(() => {
+    if (openId) markSeen(openId);
+  }, [openId, markSeen]);
 
   const markAllSeen = useCallback(() => {
     setSeen((current) => new Set([...current, ...newIds]));

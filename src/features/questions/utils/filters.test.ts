@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { Question } from '../api/schemas';
+import { type Question, REFLEXIO_ORIGIN } from '../api/schemas';
 import { applyFilters, facetValues, filtersToParams, matchesSearch, parseFilters } from './filters';
 
 function question(overrides: Partial<Question>): Question {
   return {
     id: 'ptc_1',
+    source: REFLEXIO_ORIGIN,
     status: 'pending',
     toolName: 'ask_human',
     questionText: 'Deploy to staging?',
@@ -26,12 +27,17 @@ function question(overrides: Partial<Question>): Question {
 describe('filters in the URL', () => {
   it('reads a shared link', () => {
     expect(
-      parseFilters(new URLSearchParams('status=resolved&q=deploy&tag=infra&sort=expiry&user=bob')),
+      parseFilters(
+        new URLSearchParams(
+          'status=resolved&q=deploy&tag=infra&sort=expiry&user=bob&source=vertesia',
+        ),
+      ),
     ).toEqual({
       status: 'resolved',
       q: 'deploy',
       tag: 'infra',
       user: 'bob',
+      source: 'vertesia',
       sort: 'expiry',
     });
   });
@@ -42,6 +48,7 @@ describe('filters in the URL', () => {
       q: '',
       tag: null,
       user: null,
+      source: null,
       sort: 'expiry',
     });
     expect(parseFilters(new URLSearchParams('status=all')).sort).toBe('newest');
@@ -50,7 +57,9 @@ describe('filters in the URL', () => {
 
   it('writes only what differs from the defaults, and round-trips', () => {
     expect(filtersToParams(parseFilters(new URLSearchParams(''))).toString()).toBe('');
-    const params = new URLSearchParams('status=cancelled&q=invoice&tag=billing&sort=expiry');
+    const params = new URLSearchParams(
+      'status=cancelled&q=invoice&tag=billing&sort=expiry&source=bilby',
+    );
     expect(parseFilters(filtersToParams(parseFilters(params)))).toEqual(parseFilters(params));
     expect(
       filtersToParams({
@@ -58,6 +67,7 @@ describe('filters in the URL', () => {
         q: ' ',
         tag: null,
         user: null,
+        source: null,
         sort: 'newest',
       }).toString(),
     ).toBe('sort=newest');
@@ -100,7 +110,7 @@ describe('search and sorting in the browser', () => {
   });
 
   it('filters by status, tag and user, and sorts by expiry (soonest first, none last) or newest', () => {
-    const base = { q: '', tag: null, user: null } as const;
+    const base = { q: '', tag: null, user: null, source: null } as const;
     expect(
       applyFilters(questions, { ...base, status: 'pending', sort: 'expiry' }).map((q) => q.id),
     ).toEqual(['ptc_b', 'ptc_a', 'ptc_d']);
@@ -115,6 +125,21 @@ describe('search and sorting in the browser', () => {
     expect(
       applyFilters(questions, { ...base, status: 'all', sort: 'newest', user: 'bob@example.com' }),
     ).toHaveLength(1);
+  });
+
+  it('filters by source across every system, and search finds the source’s name', () => {
+    const vertesia = { id: 'vertesia', kind: 'vertesia', label: 'Vertesia' } as const;
+    const mixed = [
+      ...questions,
+      question({ id: 'vertesia:ask_1', source: vertesia, createdAt: 5 }),
+    ];
+    const base = { q: '', tag: null, user: null, status: 'all', sort: 'newest' } as const;
+    expect(applyFilters(mixed, { ...base, source: 'vertesia' }).map((q) => q.id)).toEqual([
+      'vertesia:ask_1',
+    ]);
+    expect(applyFilters(mixed, { ...base, source: 'reflexio' })).toHaveLength(4);
+    expect(applyFilters(mixed, { ...base, source: null })).toHaveLength(5);
+    expect(matchesSearch(mixed[4] as Question, 'vertesia')).toBe(true);
   });
 
   it('offers tag values most used first', () => {

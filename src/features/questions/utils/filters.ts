@@ -9,6 +9,8 @@ export interface InboxFilters {
   q: string;
   tag: string | null;
   user: string | null;
+  /** A configured source's id (config.json `sources[].id`); null: every source. */
+  source: string | null;
   sort: SortOrder;
 }
 
@@ -39,6 +41,7 @@ export function parseFilters(params: URLSearchParams): InboxFilters {
     q: (params.get('q') ?? '').slice(0, MAX_QUERY_LENGTH),
     tag: cleanValue(params.get('tag')),
     user: cleanValue(params.get('user')),
+    source: cleanValue(params.get('source')),
     sort,
   };
 }
@@ -50,12 +53,18 @@ export function filtersToParams(filters: InboxFilters): URLSearchParams {
   if (filters.q.trim()) params.set('q', filters.q.trim());
   if (filters.tag) params.set('tag', filters.tag);
   if (filters.user) params.set('user', filters.user);
+  if (filters.source) params.set('source', filters.source);
   if (filters.sort !== defaultSort(filters.status)) params.set('sort', filters.sort);
   return params;
 }
 
 export function hasNarrowingFilters(filters: InboxFilters): boolean {
-  return filters.q.trim() !== '' || filters.tag !== null || filters.user !== null;
+  return (
+    filters.q.trim() !== '' ||
+    filters.tag !== null ||
+    filters.user !== null ||
+    filters.source !== null
+  );
 }
 
 const haystacks = new WeakMap<Question, string>();
@@ -69,6 +78,7 @@ function haystack(question: Question): string {
       question.userId ?? '',
       question.toolName,
       question.id,
+      question.source.label,
       question.answerFormat ?? '',
       question.result ? jsonText(question.result, { maxChars: 20_000 }).text : '',
     ]
@@ -104,6 +114,7 @@ export function applyFilters(questions: Question[], filters: InboxFilters): Ques
       (filters.status === 'all' || question.status === filters.status) &&
       (filters.tag === null || question.tags.includes(filters.tag)) &&
       (filters.user === null || question.userId === filters.user) &&
+      (filters.source === null || question.source.id === filters.source) &&
       matchesSearch(question, filters.q),
   );
   return filtered.sort(filters.sort === 'expiry' ? compareExpiry : compareNewest);

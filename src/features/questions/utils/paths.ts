@@ -1,5 +1,4 @@
-/** The list's route; each question's drawer is below it. */
-export const QUESTIONS_PATH = '/questions';
+import { QUESTIONS_PATH } from '@/config/routes';
 
 /**
  * An id as one path segment. Ids come from agents: encodeURIComponent alone leaves `.` and `..`
@@ -14,8 +13,10 @@ export function idSegment(id: string): string {
  * The open question's id from a location's pathname (still encoded, as the router keeps it), or
  * undefined. Read from the pathname rather than the router's params, which decode `%252F` to `/`.
  */
+const questionInPath = new RegExp(`${QUESTIONS_PATH}/([^/]+)/?$`);
+
 export function questionIdFromPath(pathname: string): string | undefined {
-  const match = /\/questions\/([^/]+)\/?$/.exec(pathname);
+  const match = questionInPath.exec(pathname);
   if (!match?.[1]) return undefined;
   let segment: string;
   try {

@@ -1,29 +1,5 @@
 import { jsonText } from '@/lib/bounded-json';
-import { ASK_HUMAN, type Question, type QuestionStatus } from '../api/schemas';
-
-/** What the reviewer should see: a pending question past `expires_at` is expired, sweep or not. */
-export function displayStatus(question: Question, now: number): QuestionStatus {
-  if (question.status === 'pending' && question.expiresAt !== null && question.expiresAt <= now) {
-    return 'expired';
-  }
-  return question.status;
-}
-
-export const statusLabels: Record<QuestionStatus, string> = {
-  pending: 'Pending',
-  resolved: 'Resolved',
-  expired: 'Expired',
-  superseded: 'Superseded',
-  cancelled: 'Cancelled',
-};
-
-export const statusColors: Record<QuestionStatus, string> = {
-  pending: 'blue',
-  resolved: 'green',
-  expired: 'orange',
-  superseded: 'grape',
-  cancelled: 'gray',
-};
+import { ASK_HUMAN, type Question } from '../api/schemas';
 
 export function isAskHuman(question: Question): boolean {
   return question.toolName === ASK_HUMAN;

@@ -1,0 +1,146 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contentSecurityPolicy } from '../server/portal';
+import { DEMO_CSP } from './csp';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+// Strings only the mock and the demo's worker have (seed data, a simulator question, the control
+// routes, the registration).
+const MOCK_MARKERS = [
+  'Northwind Traders',
+  'Pied Piper says they were charged twice',
+  '__mock',
+  'serviceWorker',
+  'questions-inbox-demo',
+];
+
+async function filesUnder(dir: string, prefix = ''): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  const nested = await Promise.all(
+    entries.map((entry) =>
+      entry.isDirectory()
+        ? filesUnder(path.join(dir, entry.name), `${prefix}${entry.name}/`)
+        : [`${prefix}${entry.name}`],
+    ),
+  );
+  return nested.flat().sort();
+}
+
+async function contents(dir: string): Promise<Map<string, string>> {
+  const files = await filesUnder(dir);
+  return new Map(
+    await Promise.all(
+      files.map(async (file) => [file, await readFile(path.join(dir, file), 'utf8')] as const),
+    ),
+  );
+}
+
+function scripts(html: string): string[] {
+  return [...html.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)].map((match) => match[0]);
+}
+
+let portal: Map<string, string>;
+let demo: Map<string, string>;
+const dirs: string[] = [];
+
+beforeAll(async () => {
+  // Vitest sets NODE_ENV=test, which would make Vite bundle React's development build.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    for (const configFile of ['vite.config.ts', 'vite.demo.config.ts']) {
+      const outDir = await mkdtemp(path.join(os.tmpdir(), 'qi-demo-build-'));
+      dirs.push(outDir);
+      await build({
+        root,
+        configFile: path.join(root, configFile),
+        logLevel: 'warn',
+        build: { outDir, emptyOutDir: true },
+      });
+    }
+  } finally {
+    process.env.NODE_ENV = nodeEnv;
+  }
+  [portal, demo] = (await Promise.all(dirs.map(contents))) as [typeof portal, typeof demo];
+}, 300_000);
+
+afterAll(async () => {
+  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+describe('the normal build (dist/)', () => {
+  it('holds none of the mock and no Service Worker', () => {
+    expect(portal.size).toBeGreaterThan(5);
+    for (const [file, text] of portal) {
+      for (const marker of MOCK_MARKERS) {
+        expect(text.includes(marker), `${file} contains "${marker}"`).toBe(false);
+      }
+    }
+    expect([...portal.keys()].filter((file) => !file.startsWith('assets/'))).toEqual([
+      'config.json',
+      'favicon.svg',
+      'index.html',
+      'prefetch.js',
+      // Precompressed for the portal's server (scripts/precompress.ts).
+      'prefetch.js.br',
+      'prefetch.js.gz',
+    ]);
+  });
+});
+
+describe('the demo build (dist-demo/)', () => {
+  it('holds the mock, in its Service Worker only', () => {
+    const worker = demo.get('sw.js') ?? '';
+    for (const marker of MOCK_MARKERS.slice(0, 3)) expect(worker).toContain(marker);
+    expect(demo.get('demo-start.js')).toContain('serviceWorker');
+  });
+
+  it('has the same portal code as the normal build', () => {
+    const assets = (files: Map<string, string>) =>
+      [...files].filter(([file]) => file.startsWith('assets/') && !/\.(br|gz)$/.test(file));
+    expect(assets(demo)).toEqual(assets(portal));
+    expect(demo.get('config.json')).toBe(portal.get('config.json'));
+  });
+
+  it('has no precompressed copies (a static host compresses; the worker would cache them too)', () => {
+    expect([...demo.keys()].filter((file) => /\.(br|gz)$/.test(file))).toEqual([]);
+    expect([...portal.keys()].filter((file) => file.endsWith('.br')).length).toBeGreaterThan(3);
+  });
+
+  it('precaches every file the app may load', () => {
+    const manifest = JSON.parse(demo.get('precache-manifest.json') ?? '{}') as {
+      files: string[];
+    };
+    const expected = [...demo.keys()].filter(
+      (file) =>
+        !file.endsWith('.map') && !['sw.js', '404.html', 'precache-manifest.json'].includes(file),
+    );
+    expect(manifest.files).toEqual(expected);
+    expect(manifest.files).toEqual(expect.arrayContaining(['index.html', 'demo-start.js']));
+    const worker = demo.get('sw.js') ?? '';
+    for (const file of manifest.files) expect(worker.includes(file), file).toBe(true);
+  });
+
+  it('starts the app from files only (no inline script) and works under any sub-path', () => {
+    const index = demo.get('index.html') ?? '';
+    expect(index).toContain('<base href="./" />');
+    for (const page of [index, demo.get('404.html') ?? '']) {
+      const tags = scripts(page);
+      expect(tags.length).toBeGreaterThan(0);
+      for (const tag of tags)
+        expect(tag).toMatch(/^<script [^>]*src="\.\.?\/[^"]+"[^>]*><\/script>$/);
+    }
+    const entry = /data-entry="\.\/([^"]+)"/.exec(index)?.[1] ?? '';
+    expect(demo.has(entry), `entry ${entry}`).toBe(true);
+    expect(index).not.toMatch(/(href|src)="\//);
+  });
+
+  it('serves pages with the same Content-Security-Policy as the server', () => {
+    expect(DEMO_CSP).toBe(contentSecurityPolicy());
+  });
+});

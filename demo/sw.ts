@@ -1,0 +1,183 @@
+// The static demo's Service Worker: it answers the portal's requests for `api/…` and `__mock/…`
+// with the mock backends themselves (their Hono apps, no server), serves the app from a cache
+// filled at install (so the demo works offline), and keeps the mock's state in IndexedDB.
+import { type DemoBackend, demoBackends } from './backends';
+import { DEMO_CSP } from './csp';
+import { loadState, saveState } from './persist';
+
+// Written by vite.demo.config.ts: every file of the build (relative to the root) and their hash.
+declare const __DEMO_PRECACHE__: string[];
+declare const __DEMO_VERSION__: string;
+
+// The few Service Worker types used here (the project's TypeScript lib is the DOM's).
+interface ExtendableEvent extends Event {
+  waitUntil(promise: Promise<unknown>): void;
+}
+interface FetchEvent extends ExtendableEvent {
+  request: Request;
+  respondWith(response: Response | Promise<Response>): void;
+}
+interface ServiceWorkerScope {
+  registration: ServiceWorkerRegistration;
+  clients: { claim(): Promise<void> };
+  skipWaiting(): Promise<void>;
+  addEventListener(type: 'install' | 'activate', listener: (event: ExtendableEvent) => void): void;
+  addEventListener(type: 'fetch', listener: (event: FetchEvent) => void): void;
+  addEventListener(
+    type: 'message',
+    listener: (event: ExtendableEvent & { data: unknown }) => void,
+  ): void;
+}
+
+const sw = self as unknown as ServiceWorkerScope;
+const PRECACHE: readonly string[] = __DEMO_PRECACHE__;
+const CACHE = `questions-inbox-demo-${__DEMO_VERSION__}`;
+const SIMULATOR_INTERVAL_MS = 20_000;
+const CHECK_INTERVAL_MS = 5_000;
+/** Questions the agent asks at once for the time the Service Worker was asleep. */
+const CATCH_UP_MAX = 3;
+
+const scope = new URL(sw.registration.scope);
+const backends = demoBackends();
+const tickedAt = new Map<string, number>();
+
+sw.addEventListener('install', (event) => {
+  event.waitUntil(
+    caches
+      .open(CACHE)
+      .then((cache) =>
+        cache.addAll(
+          PRECACHE.map((file) => new Request(new URL(file, scope), { cache: 'reload' })),
+        ),
+      )
+      .then(() => sw.skipWaiting()),
+  );
+});
+
+sw.addEventListener('activate', (event) => {
+  event.waitUntil(
+    caches
+      .keys()
+      .then((keys) =>
+        Promise.all(
+          keys
+            .filter((key) => key.startsWith('questions-inbox-demo-') && key !== CACHE)
+            .map((key) => caches.delete(key)),
+        ),
+      )
+      .then(() => sw.clients.claim()),
+  );
+});
+
+// A page loaded without the worker (a hard reload) asks to be taken over.
+sw.addEventListener('message', (event) => {
+  if (event.data === 'claim') event.waitUntil(sw.clients.claim());
+});
+
+// ---- State: restored before the first answer, saved after every change. ----
+
+let saving: Promise<void> = Promise.resolve();
+
+function save(backend: DemoBackend): Promise<void> {
+  const saved = { data: backend.snapshot(), tickedAt: tickedAt.get(backend.name) ?? Date.now() };
+  saving = saving
+    .then(() => saveState(backend.name, saved))
+    .catch((error: unknown) => console.warn('[demo] could not save the demo state', error));
+  return saving;
+}
+
+async function catchUp(backend: DemoBackend): Promise<void> {
+  if (!backend.tick) return;
+  const last = tickedAt.get(backend.name) ?? Date.now();
+  const due = Math.floor((Date.now() - last) / SIMULATOR_INTERVAL_MS);
+  if (due <= 0) return;
+  tickedAt.set(backend.name, due > CATCH_UP_MAX ? Date.now() : last + due * SIMULATOR_INTERVAL_MS);
+  for (let i = 0; i < Math.min(due, CATCH_UP_MAX); i += 1) await backend.tick();
+  await save(backend);
+}
+
+async function restore(backend: DemoBackend): Promise<void> {
+  try {
+    const saved = await loadState(backend.name);
+    if (saved && backend.restore(saved.data)) {
+      tickedAt.set(backend.name, saved.tickedAt);
+      return;
+    }
+  } catch (error) {
+    console.warn('[demo] could not read the saved demo state; starting afresh', error);
+  }
+  tickedAt.set(backend.name, Date.now());
+}
+
+// The simulator runs while the worker is awake (a page that is open polls every 10 s, which
+// keeps it awake); after a sleep it catches up with the time missed, a few questions at most.
+const ready = Promise.all(backends.map(restore)).then(async () => {
+  await Promise.all(backends.map(catchUp));
+  setInterval(() => void Promise.all(backends.map(catchUp)), CHECK_INTERVAL_MS);
+});
+
+// ---- Requests. ----
+
+function withinScope(response: Response): Response {
+  const location = response.headers.get('location');
+  if (response.type === 'error' || !location?.startsWith('/')) return response;
+  const headers = new Headers(response.headers);
+  headers.set('location', new URL(location.slice(1), scope).href);
+  return new Response(response.body, { status: response.status, headers });
+}
+
+async function answer(backend: DemoBackend, request: Request, path: string): Promise<Response> {
+  await ready;
+  const url = new URL(request.url);
+  const method = request.method;
+  const body = method === 'GET' || method === 'HEAD' ? undefined : await request.arrayBuffer();
+  const own = new Request(new URL(`/${path}${url.search}`, scope.origin), {
+    method,
+    headers: request.headers,
+    body,
+  });
+  return withinScope(await backend.fetch(own));
+}
+
+async function fromCache(request: Request): Promise<Response> {
+  return (await caches.match(request, { cacheName: CACHE })) ?? fetch(request);
+}
+
+/** index.html for every page of the app, with `<base href>` set to the demo's root. */
+async function appShell(): Promise<Response> {
+  const cached = await caches.match(new URL('index.html', scope).href, { cacheName: CACHE });
+  const html = cached
+    ? await cached.text()
+    : await (await fetch(new URL('index.html', scope))).text();
+  return new Response(html.replace('<base href="./" />', `<base href="${scope.pathname}" />`), {
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': DEMO_CSP,
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+    },
+  });
+}
+
+sw.addEventListener('fetch', (event) => {
+  const { request } = event;
+  const url = new URL(request.url);
+  if (url.origin !== scope.origin || !url.pathname.startsWith(scope.pathname)) return;
+  const path = url.pathname.slice(scope.pathname.length);
+  const first = path.split('/')[0] ?? '';
+  const backend = backends.find((candidate) => candidate.prefixes.includes(first));
+  if (backend) {
+    const answered = answer(backend, request, path);
+    event.respondWith(answered);
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      event.waitUntil(answered.then(() => save(backend)).catch(() => undefined));
+    }
+    return;
+  }
+  if (request.method !== 'GET') return;
+  if (request.mode === 'navigate' && !PRECACHE.includes(path)) {
+    event.respondWith(appShell());
+    return;
+  }
+  event.respondWith(fromCache(request));
+});

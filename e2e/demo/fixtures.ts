@@ -1,0 +1,85 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm, symlink } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test as base, expect, type Page } from '@playwright/test';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** dist-demo/ on a plain static file server, under the sub-path /qi-demo/ as GitHub Pages would. */
+export interface DemoSite {
+  url: string;
+  /** Stops the server: from then on only the browser's Service Worker can answer. */
+  stop(): Promise<void>;
+}
+
+async function startStaticHost(folder: string): Promise<{ port: number; process: ChildProcess }> {
+  const child = spawn('python3', [path.join(repo, 'e2e/demo/static-host.py'), folder, '0'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /port (\d+)/.exec(out);
+      if (match) resolve(Number(match[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`static host exited (${code})`)));
+    child.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'ENOENT'
+          ? new Error(
+              'The demo journeys serve dist-demo/ with python3: sudo apt-get install python3',
+            )
+          : error,
+      ),
+    );
+  });
+  return { port, process: child };
+}
+
+function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill();
+  });
+}
+
+export const test = base.extend<{ demoSite: DemoSite }>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring.
+  demoSite: async ({}, use) => {
+    const folder = await mkdtemp(path.join(os.tmpdir(), 'qi-demo-host-'));
+    await symlink(path.join(repo, 'dist-demo'), path.join(folder, 'qi-demo'));
+    const host = await startStaticHost(folder);
+    await use({
+      url: `http://127.0.0.1:${host.port}/qi-demo/`,
+      stop: () => stopProcess(host.process),
+    });
+    await stopProcess(host.process);
+    await rm(folder, { recursive: true, force: true });
+  },
+  baseURL: async ({ demoSite }, use) => use(demoSite.url),
+});
+
+export { expect };
+
+export function row(page: Page, id: string) {
+  return page.locator(`[data-question-id="${id}"]`);
+}
+
+export function drawer(page: Page) {
+  return page.getByRole('dialog', { name: 'Question' });
+}
+
+/** A question as the demo's mock holds it, asked through the Service Worker like the page asks. */
+export async function demoCall(page: Page, id: string) {
+  return page.evaluate(async (wanted) => {
+    const response = await fetch('__mock/state');
+    const state = (await response.json()) as {
+      calls: Array<{ id: string; status: string; result: unknown }>;
+    };
+    return state.calls.find((call) => call.id === wanted);
+  }, id);
+}

@@ -1,0 +1,248 @@
+// The compiled production server (`npm run build` → dist-server/start.js, run by `npm run serve`)
+// as a real process: plain node, with a loader hook that fails on any import of Vite, tsx or
+// esbuild, so the test fails if production start-up reaches one of them.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { buildServer } from '../scripts/build-server';
+import { precompressDir } from '../scripts/precompress';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const DENY_HOOKS = `export async function resolve(specifier, context, next) {
+  if (/^(vite|tsx|esbuild|rolldown)(\\/|$)/.test(specifier)) {
+    throw new Error('the production server imported ' + specifier);
+  }
+  return next(specifier, context);
+}
+`;
+
+let dir: string;
+let bundle: string;
+
+beforeAll(async () => {
+  // A stand-in for the repository after `npm run build`: dist/, dist-server/, node_modules.
+  dir = mkdtempSync(path.join(os.tmpdir(), 'qi-production-'));
+  writeFileSync(path.join(dir, 'package.json'), '{"type":"module"}\n');
+  symlinkSync(path.join(repoRoot, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  mkdirSync(path.join(dir, 'dist', 'assets'), { recursive: true });
+  writeFileSync(
+    path.join(dir, 'dist', 'index.html'),
+    '<!doctype html><html><head><base href="/" /><script type="module" src="./assets/app-1.js"></script></head><body>Questions Inbox</body></html>',
+  );
+  writeFileSync(path.join(dir, 'dist', 'config.json'), '{"apiBaseUrl":"api"}');
+  writeFileSync(
+    path.join(dir, 'dist', 'assets', 'app-1.js'),
+    `console.log("${'x'.repeat(4000)}");`,
+  );
+  await precompressDir(path.join(dir, 'dist'));
+  bundle = path.join(dir, 'dist-server', 'start.js');
+  await buildServer(bundle);
+  writeFileSync(path.join(dir, 'deny-hooks.mjs'), DENY_HOOKS);
+  writeFileSync(
+    path.join(dir, 'deny.mjs'),
+    "import { register } from 'node:module';\nregister('./deny-hooks.mjs', import.meta.url);\n",
+  );
+}, 60_000);
+
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+interface Running {
+  child: ChildProcess;
+  origin: string;
+  stdout: () => string;
+  exited: Promise<{ code: number | null; at: number }>;
+}
+
+async function startBuilt(extraEnv: Record<string, string> = {}): Promise<Running> {
+  const port = await freePort();
+  let out = '';
+  const child = spawn(
+    process.execPath,
+    ['--import', path.join(dir, 'deny.mjs'), bundle, '--production'],
+    {
+      cwd: dir,
+      // No NODE_OPTIONS (no tsx loader) and no NODE_ENV from Vitest.
+      env: {
+        PATH: process.env.PATH ?? '',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        MOCK_SIMULATOR_SECONDS: '0',
+        MOCK_LATENCY_MS: '0',
+        ...extraEnv,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  child.stdout?.on('data', (chunk) => {
+    out += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    out += chunk;
+  });
+  const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
+    child.on('exit', (code) => resolve({ code, at: Date.now() })),
+  );
+  const origin = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited:\n${out}`);
+    const ok = await fetch(`${origin}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) break;
+    if (Date.now() > deadline) throw new Error(`the server did not answer /healthz:\n${out}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { child, origin, stdout: () => out, exited };
+}
+
+describe('the compiled production server', () => {
+  it('has no static import of Vite, tsx or esbuild, and the deny hook does stop them', () => {
+    const code = readFileSync(bundle, 'utf8');
+    expect(code).not.toMatch(/^import[^;]*from\s*["'](vite|tsx|esbuild)["']/m);
+    const probe = spawnSync(
+      process.execPath,
+      ['--import', path.join(dir, 'deny.mjs'), '--input-type=module', '-e', "await import('vite')"],
+      { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } },
+    );
+    expect(probe.status).not.toBe(0);
+    expect(probe.stderr).toContain('the production server imported vite');
+  });
+
+  it('serves the portal, compressed assets, /healthz and JSON log lines', {
+    timeout: 60_000,
+  }, async () => {
+    const server = await startBuilt();
+    try {
+      expect(await (await fetch(`${server.origin}/healthz`)).json()).toEqual({ status: 'ok' });
+      const index = await fetch(`${server.origin}/questions`);
+      expect(await index.text()).toContain('Questions Inbox');
+      const asset = await fetch(`${server.origin}/assets/app-1.js`, {
+        headers: { 'Accept-Encoding': 'br' },
+      });
+      expect(asset.headers.get('content-encoding')).toBe('br');
+      await fetch(`${server.origin}/api/pending_tool_calls?token=secret-token`, {
+        headers: { Authorization: 'Bearer secret-key' },
+      });
+      const lines = () =>
+        server
+          .stdout()
+          .split('\n')
+          .filter((line) => line.startsWith('{'))
+          .map((line) => JSON.parse(line) as Record<string, unknown>);
+      const deadline = Date.now() + 5_000;
+      while (!lines().some((line) => line.path === '/api/pending_tool_calls')) {
+        if (Date.now() > deadline)
+          throw new Error(`no log line for the API call:\n${server.stdout()}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(lines()).toContainEqual(
+        expect.objectContaining({ method: 'GET', path: '/assets/app-1.js', status: 200 }),
+      );
+      expect(server.stdout()).not.toMatch(/secret|Bearer/);
+      expect(server.stdout()).not.toContain('the production server imported');
+    } finally {
+      server.child.kill('SIGKILL');
+    }
+  });
+
+  it('on SIGTERM finishes the request in flight, refuses new connections, closes idle ones and exits 0 within 10 s', {
+    timeout: 60_000,
+  }, async () => {
+    const server = await startBuilt();
+    // Whatever fails below, the server does not outlive the test.
+    onTestFinished(() => {
+      if (server.child.exitCode === null) server.child.kill('SIGKILL');
+    });
+    const tenant = { 'x-mock-tenant': 'shutdown' };
+    const fault = await fetch(`${server.origin}/__mock/faults`, {
+      method: 'POST',
+      headers: { ...tenant, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        kind: 'latency',
+        latencyMs: 3000,
+        match: { path: '/api/pending_tool_calls' },
+      }),
+    });
+    expect(fault.status).toBeLessThan(300);
+
+    // An idle keep-alive connection, as a browser or a load balancer would hold.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    let idleClosedAt = 0;
+    await new Promise<void>((resolve, reject) => {
+      request(`${server.origin}/healthz`, { agent }, (res) => {
+        res.socket.once('close', () => {
+          idleClosedAt = Date.now();
+        });
+        res.resume();
+        res.on('end', () => resolve());
+      })
+        .on('error', reject)
+        .end();
+    });
+
+    let inFlightDoneAt = 0;
+    const inFlight = fetch(`${server.origin}/api/pending_tool_calls`, { headers: tenant }).then(
+      async (res) => {
+        const body = (await res.json()) as unknown;
+        inFlightDoneAt = Date.now();
+        return { status: res.status, body };
+      },
+    );
+    // In flight once the mock has taken the fault.
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const state = (await (
+        await fetch(`${server.origin}/__mock/state`, { headers: tenant })
+      ).json()) as {
+        faults: { remaining: number }[];
+      };
+      if (state.faults.every((f) => f.remaining === 0)) break;
+      if (Date.now() > deadline) throw new Error('the slow request never reached the mock');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+
+    const signalledAt = Date.now();
+    server.child.kill('SIGTERM');
+    let refusedAt = 0;
+    while (!refusedAt) {
+      const error = await fetch(`${server.origin}/healthz`, {
+        headers: { connection: 'close' },
+      }).then(
+        () => null,
+        (e: Error & { cause?: { code?: string } }) => e,
+      );
+      if (error?.cause?.code === 'ECONNREFUSED') refusedAt = Date.now();
+      else await new Promise((resolve) => setTimeout(resolve, 20));
+      if (Date.now() - signalledAt > 10_000) throw new Error('new connections were never refused');
+    }
+
+    const done = await inFlight;
+    expect(done.status).toBe(200);
+    expect(done.body).toBeTypeOf('object');
+    expect(refusedAt).toBeLessThan(inFlightDoneAt);
+    expect(idleClosedAt).toBeGreaterThan(0);
+    expect(idleClosedAt).toBeLessThan(inFlightDoneAt);
+    const { code, at } = await server.exited;
+    expect(code).toBe(0);
+    expect(at - signalledAt).toBeLessThan(10_000);
+    expect(server.stdout()).toContain('"event":"stopped"');
+    agent.destroy();
+  });
+});

@@ -1,0 +1,377 @@
+import { Anchor, Button, CopyButton, Group, Text, Textarea, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { isApiError } from '@/lib/api-client';
+import { useClock, useHasPassed, useNow } from '@/lib/clock';
+import { describeSeconds, formatDuration } from '@/lib/format-time';
+import { useResolveQuestion, useUpdateAnswer } from '../../api/mutations';
+import type { Question } from '../../api/schemas';
+import { useDraft } from '../../hooks/use-drafts';
+import { useDrawerFlow } from '../../hooks/use-drawer-flow';
+import { isTextField, useKeys } from '../../hooks/use-shortcuts';
+import {
+  checkAnswer,
+  checkJsonResult,
+  MAX_ANSWER_LENGTH,
+  parseValidFor,
+  quickAnswers,
+} from '../../utils/answer-format';
+import type { AnswerMode } from '../../utils/question-policy';
+import { answerText, isNotApplicable } from '../../utils/status';
+import { formatBytes } from '../../utils/text';
+import { ActionError } from './action-error';
+import classes from './answer-form.module.css';
+import { DraftStatus } from './draft-status';
+
+export interface AnswerFormProps {
+  question: Question;
+  mode: AnswerMode;
+  /** Why the question can no longer take this answer (expired, cancelled…); the text stays, read-only. */
+  closedReason: string | null;
+  /** Other actions (Not applicable, Cancel) rendered beside the submit button. */
+  extraActions?: ReactNode;
+  /** Another action on this question is in flight. */
+  busy: boolean;
+}
+
+const submitLabels: Record<AnswerMode, string> = {
+  answer: 'Answer',
+  edit: 'Edit answer',
+  json: 'Resolve',
+};
+
+const successTitles: Record<AnswerMode, string> = {
+  answer: 'Answer sent',
+  edit: 'Answer changed',
+  json: 'Result sent',
+};
+
+function RetryWait({ until }: { until: number }) {
+  const now = useNow();
+  return (
+    <Text size="sm" c="dimmed">
+      The server asked to wait: you can send again in {formatDuration(until - now)}.
+    </Text>
+  );
+}
+
+function initialText(question: Question, mode: AnswerMode): string {
+  if (mode === 'edit') return isNotApplicable(question) ? '' : (answerText(question) ?? '');
+  return '';
+}
+
+export function AnswerForm({ question, mode, closedReason, extraActions, busy }: AnswerFormProps) {
+  const draft = useDraft(question.id);
+  const current = initialText(question, mode);
+  // A current answer longer than an answer may be is shown above, not put in the box: laying out
+  // a megabyte in a text box freezes the tab. "Edit this answer" puts it there on request.
+  const [loadLong, setLoadLong] = useState(false);
+  const longCurrent = current.length > MAX_ANSWER_LENGTH;
+  const baseline = longCurrent && !loadLong ? '' : current;
+  // What is typed lives in the draft store (so it survives anything); local state only holds
+  // what the browser refused to store.
+  const [unsaved, setUnsaved] = useState<string | null>(null);
+  const text = unsaved ?? draft.draft?.text ?? baseline;
+  const [validFor, setValidFor] = useState('');
+  const [advanced, setAdvanced] = useState(false);
+  const [fieldError, setFieldError] = useState<string | null>(null);
+  const [validForError, setValidForError] = useState<string | null>(null);
+  const [serverError, setServerError] = useState<unknown>(null);
+  const resolve = useResolveQuestion();
+  const update = useUpdateAnswer();
+  const mutation = mode === 'edit' ? update : resolve;
+  const advancedId = useId();
+  const formats = mode === 'json' ? [] : quickAnswers(question.answerFormat);
+  const closed = closedReason !== null;
+  const box = useRef<HTMLTextAreaElement>(null);
+  const flow = useDrawerFlow();
+  // Opening a question puts the cursor in the drawer, not in this box (a `j` pressed next must not
+  // become the answer); after "answer and next" the reviewer is answering, so the box takes it.
+  useEffect(() => {
+    if (flow.takeAnswerFocus(question.id) && !closed) box.current?.focus();
+  }, [flow, question.id, closed]);
+  const focusBox = (event: KeyboardEvent) => {
+    if (closed || !box.current) return;
+    event.preventDefault();
+    box.current.focus();
+  };
+  // Enter on a button or a link is that control's; on the drawer itself it starts the answer.
+  const startOnEnter = (event: KeyboardEvent) => {
+    const target = event.target instanceof Element ? event.target : null;
+    if (target?.closest('button, a, [role="button"], input') || isTextField(target)) return;
+    focusBox(event);
+  };
+  useKeys(
+    {
+      a: focusBox,
+      e: focusBox,
+      Enter: startOnEnter,
+      ...Object.fromEntries(
+        (mode === 'json' ? [] : quickAnswers(question.answerFormat))
+          .slice(0, 9)
+          .map((option, index) => [
+            String(index + 1),
+            (event: KeyboardEvent) => {
+              if (closed || !box.current) return;
+              event.preventDefault();
+              pickQuick(option);
+            },
+          ]),
+      ),
+    },
+    !closed,
+  );
+  const clock = useClock();
+  // After a 429 the server said when to try again; the button waits that long.
+  const [retryAt, setRetryAt] = useState<number | null>(null);
+  const retryOpen = useHasPassed(retryAt);
+  const waiting = retryAt !== null && !retryOpen;
+
+  const change = (value: string) => {
+    setFieldError(null);
+    if (value === baseline) {
+      draft.discard();
+      setUnsaved(null);
+    } else {
+      setUnsaved(draft.save(value) ? null : value);
+    }
+  };
+
+  /** A quick answer fills the box and puts the cursor there: Ctrl/⌘ + Enter sends it. */
+  const pickQuick = (option: string) => {
+    change(option);
+    box.current?.focus();
+  };
+
+  const callbacks = {
+    onSuccess: () => {
+      notifications.show({
+        color: 'green',
+        title: successTitles[mode],
+        message: 'The agent will resume with it.',
+      });
+      flow.done(question.id);
+    },
+    onError: (error: unknown) => {
+      setServerError(error);
+      if (isApiError(error) && error.kind === 'rate-limited') {
+        setRetryAt(clock.now() + (error.retryAfterMs ?? 5_000));
+      }
+      if (isApiError(error) && error.kind === 'validation') {
+        for (const field of error.fieldErrors) {
+          if (field.field.startsWith('valid_for_seconds')) {
+            setValidForError(field.message);
+            setAdvanced(true);
+          } else if (field.field.startsWith('answer') || field.field.startsWith('result')) {
+            setFieldError(field.message);
+          }
+        }
+        if (error.fieldErrors.length === 0 && error.detail) setFieldError(error.detail);
+      }
+    },
+  };
+
+  const submit = (event?: FormEvent) => {
+    event?.preventDefault();
+    if (closed || mutation.isPending || busy || waiting) return;
+    setServerError(null);
+    const validity = parseValidFor(validFor);
+    setValidForError(validity.ok ? null : validity.message);
+    if (!validity.ok) setAdvanced(true);
+    const validForSeconds = validity.ok ? validity.seconds : undefined;
+
+    if (mode === 'json') {
+      const check = checkJsonResult(text);
+      setFieldError(check.ok ? null : check.message);
+      if (!check.ok || !validity.ok) return;
+      resolve.mutate(
+        { id: question.id, result: check.result, validForSeconds, draftText: text },
+        callbacks,
+      );
+      return;
+    }
+    const check = checkAnswer(text);
+    let message = check.ok ? null : check.message;
+    if (
+      check.ok &&
+      mode === 'edit' &&
+      check.answer === baseline.trim() &&
+      validForSeconds === undefined
+    ) {
+      message = 'This is already the answer. Change it first, or close the question.';
+    }
+    setFieldError(message);
+    if (!check.ok || message || !validity.ok) return;
+    if (mode === 'edit') {
+      update.mutate(
+        { id: question.id, answer: check.answer, validForSeconds, draftText: text },
+        callbacks,
+      );
+    } else {
+      resolve.mutate(
+        { id: question.id, result: { answer: check.answer }, validForSeconds, draftText: text },
+        callbacks,
+      );
+    }
+  };
+
+  const label = mode === 'json' ? 'Result (JSON)' : 'Answer';
+  const description =
+    mode === 'json'
+      ? `The ${question.toolName} tool waits for a JSON object as its result.`
+      : question.answerFormat
+        ? `Expected format: ${question.answerFormat}`
+        : undefined;
+  const near = text.length > MAX_ANSWER_LENGTH * 0.8;
+
+  return (
+    <form
+      onSubmit={submit}
+      noValidate
+      className={classes.form}
+      aria-label={mode === 'edit' ? 'Edit the answer' : 'Answer the question'}
+    >
+      {formats.length > 0 && !closed && (
+        <Group gap={6} role="group" aria-label="Quick answers">
+          <Text size="sm" c="dimmed">
+            Quick answer:
+          </Text>
+          {formats.map((option, index) => (
+            <Button
+              key={option}
+              size="compact-sm"
+              variant="default"
+              onClick={() => pickQuick(option)}
+              aria-keyshortcuts={index < 9 ? String(index + 1) : undefined}
+              disabled={mutation.isPending}
+            >
+              {option}
+            </Button>
+          ))}
+        </Group>
+      )}
+      {longCurrent && !loadLong && draft.draft === null && unsaved === null && !closed && (
+        <Group gap="xs" data-testid="long-answer-note">
+          <Text size="sm" c="dimmed">
+            The current answer ({formatBytes(current.length)}) is longer than the{' '}
+            {MAX_ANSWER_LENGTH.toLocaleString('en')} characters an answer can have here, so the box
+            starts empty: type a new answer, or
+          </Text>
+          <Button size="compact-sm" variant="default" onClick={() => setLoadLong(true)}>
+            Edit this answer
+          </Button>
+        </Group>
+      )}
+      <Textarea
+        label={label}
+        description={description}
+        className={mode === 'json' ? `${classes.textarea} ${classes.json}` : classes.textarea}
+        value={text}
+        onChange={(event) => change(event.currentTarget.value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+            event.preventDefault();
+            submit();
+          } else if (event.key === 'Escape') {
+            // The first Esc leaves the box (shortcuts work again), the next closes the drawer.
+            event.preventDefault();
+            event.stopPropagation();
+            event.currentTarget
+              .closest('[role="dialog"]')
+              ?.querySelector<HTMLElement>('[data-drawer-home]')
+              ?.focus();
+          }
+        }}
+        // Measuring a very long text on every change is what freezes a tab: past the limit the
+        // box keeps a fixed height and scrolls.
+        autosize={text.length <= MAX_ANSWER_LENGTH}
+        rows={text.length <= MAX_ANSWER_LENGTH ? undefined : 16}
+        minRows={mode === 'json' ? 5 : 3}
+        maxRows={16}
+        error={fieldError}
+        ref={box}
+        // Mantine closes the drawer on Esc from a window listener; from the box, Esc leaves the box.
+        data-mantine-stop-propagation="true"
+        readOnly={closed || mutation.isPending}
+        spellCheck={mode !== 'json'}
+        dir="auto"
+      />
+      <div className={classes.footer}>
+        <DraftStatus
+          draft={draft}
+          dirty={text !== baseline}
+          onDiscard={() => {
+            draft.discard();
+            setUnsaved(null);
+            setFieldError(null);
+          }}
+        />
+        <Group gap="xs">
+          {near && (
+            <Text size="xs" c={text.length > MAX_ANSWER_LENGTH ? 'red.8' : 'dimmed'}>
+              {text.length.toLocaleString('en')} / {MAX_ANSWER_LENGTH.toLocaleString('en')}
+            </Text>
+          )}
+          {closed && text && (
+            <CopyButton value={text}>
+              {({ copied, copy }) => (
+                <Button size="compact-sm" variant="default" onClick={copy}>
+                  {copied ? 'Copied' : 'Copy text'}
+                </Button>
+              )}
+            </CopyButton>
+          )}
+          {!closed && (
+            <Anchor
+              component="button"
+              type="button"
+              size="sm"
+              onClick={() => setAdvanced((open) => !open)}
+              aria-expanded={advanced}
+              aria-controls={advancedId}
+            >
+              {advanced ? 'Hide advanced' : 'Advanced'}
+            </Anchor>
+          )}
+        </Group>
+      </div>
+      {advanced && !closed && (
+        <div id={advancedId}>
+          <TextInput
+            label="Answer valid for (seconds)"
+            description={
+              parseValidFor(validFor).ok && validFor.trim()
+                ? `How long later agent runs may reuse this answer: ${describeSeconds(Number(validFor))}.`
+                : 'How long later agent runs may reuse this answer. Empty means the server default (30 days).'
+            }
+            inputMode="numeric"
+            value={validFor}
+            onChange={(event) => {
+              setValidFor(event.currentTarget.value);
+              setValidForError(null);
+            }}
+            error={validForError}
+            maw={360}
+          />
+        </div>
+      )}
+      {serverError !== null && <ActionError error={serverError} />}
+      {waiting && retryAt !== null && <RetryWait until={retryAt} />}
+      {!closed && (
+        <Group gap="xs">
+          <Button
+            type="submit"
+            loading={mutation.isPending}
+            disabled={(busy && !mutation.isPending) || waiting}
+          >
+            {submitLabels[mode]}
+          </Button>
+          {extraActions}
+          <Text size="xs" c="dimmed" className={classes.hint}>
+            Ctrl/⌘ + Enter sends
+          </Text>
+        </Group>
+      )}
+    </form>
+  );
+}

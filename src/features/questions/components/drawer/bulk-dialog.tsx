@@ -1,0 +1,200 @@
+import '@mantine/core/styles/Overlay.layer.css';
+import '@mantine/core/styles/ModalBase.layer.css';
+import '@mantine/core/styles/Modal.layer.css';
+import '@mantine/core/styles/Input.layer.css';
+import { Alert, Button, Group, List, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { useState } from 'react';
+import { isApiError } from '@/lib/api-client';
+import { useCancelQuestion, useMarkNotApplicable, useResolveQuestion } from '../../api/mutations';
+import { NOT_APPLICABLE_ANSWER, type Question } from '../../api/schemas';
+import { checkAnswer } from '../../utils/answer-format';
+import { type BulkAction, type BulkOutcome, bulkSummary } from '../../utils/bulk';
+import { truncateText } from '../../utils/text';
+import { actionErrorText } from './action-error';
+
+const specs: Record<
+  BulkAction,
+  { title: (n: string) => string; body: string; confirm: string; color: string }
+> = {
+  'not-applicable': {
+    title: (n) => `Mark ${n} not applicable?`,
+    body: `Each agent is told: “${NOT_APPLICABLE_ANSWER}” and carries on without an answer.`,
+    confirm: 'Mark not applicable',
+    // Orange 9 with white text is 4.3:1, under AA; the primary colour passes.
+    color: 'blue',
+  },
+  cancel: {
+    title: (n) => `Cancel ${n}?`,
+    body: 'Each question is closed without an answer; its agent gets no reply. This cannot be undone.',
+    confirm: 'Cancel questions',
+    color: 'red.9',
+  },
+  answer: {
+    title: (n) => `Answer ${n} with one text?`,
+    body: 'The same answer is sent to each of them, one request per question.',
+    confirm: 'Send to all',
+    color: 'blue',
+  },
+};
+
+function questionsWord(count: number): string {
+  return `${count} question${count === 1 ? '' : 's'}`;
+}
+
+export interface BulkDialogProps {
+  action: BulkAction | null;
+  questions: Question[];
+  onClose: () => void;
+  /** After a run: the questions that failed, which stay selected. */
+  onFinished: (failedIds: string[]) => void;
+}
+
+/**
+ * One confirmation for a bulk action, naming how many; then one request per question, in turn, and
+ * the outcome per question. Nothing is sent again on its own: failures are listed and stay selected.
+ */
+export function BulkDialog({ action, questions, onClose, onFinished }: BulkDialogProps) {
+  // The questions as they were when the reviewer confirmed (the list moves on underneath).
+  const [sent, setSent] = useState<Question[] | null>(null);
+  const [progress, setProgress] = useState(0);
+  const [failures, setFailures] = useState<BulkOutcome[] | null>(null);
+  const [text, setText] = useState('');
+  const [textError, setTextError] = useState<string | null>(null);
+  const notApplicable = useMarkNotApplicable();
+  const cancel = useCancelQuestion();
+  const resolve = useResolveQuestion();
+  const running = sent !== null && failures === null;
+  const spec = action ? specs[action] : null;
+
+  const close = () => {
+    if (running) return;
+    setSent(null);
+    setFailures(null);
+    setProgress(0);
+    setTextError(null);
+    onClose();
+  };
+
+  const run = async () => {
+    if (!action) return;
+    let answer = '';
+    if (action === 'answer') {
+      const check = checkAnswer(text);
+      if (!check.ok) {
+        setTextError(check.message);
+        return;
+      }
+      answer = check.answer;
+    }
+    const batch = [...questions];
+    setSent(batch);
+    setProgress(0);
+    const failed: BulkOutcome[] = [];
+    for (const question of batch) {
+      try {
+        if (action === 'not-applicable') await notApplicable.mutateAsync({ id: question.id });
+        else if (action === 'cancel') await cancel.mutateAsync({ id: question.id });
+        else await resolve.mutateAsync({ id: question.id, result: { answer } });
+      } catch (error) {
+        failed.push({ question, error });
+      }
+      setProgress((done) => done + 1);
+    }
+    setFailures(failed);
+    if (action === 'answer' && failed.length === 0) setText('');
+    onFinished(failed.map((f) => f.question.id));
+  };
+
+  const total = sent?.length ?? questions.length;
+  return (
+    <Modal
+      opened={action !== null}
+      onClose={close}
+      title={spec ? spec.title(questionsWord(total)) : ''}
+      centered
+      size="lg"
+      closeOnEscape={!running}
+      closeOnClickOutside={!running}
+      withCloseButton={!running}
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
+      {spec && action && (
+        <Stack gap="md">
+          {failures === null ? (
+            <>
+              <Text size="sm">{spec.body}</Text>
+              {action === 'answer' && (
+                <Textarea
+                  label="Answer"
+                  autosize
+                  minRows={3}
+                  maxRows={10}
+                  value={text}
+                  onChange={(event) => {
+                    setText(event.currentTarget.value);
+                    setTextError(null);
+                  }}
+                  error={textError}
+                  readOnly={running}
+                  data-autofocus
+                />
+              )}
+              {running && (
+                <Text size="sm" role="status">
+                  Sending: {progress} of {total} done…
+                </Text>
+              )}
+              <Group justify="flex-end" gap="xs">
+                <Button
+                  variant="default"
+                  onClick={close}
+                  disabled={running}
+                  data-autofocus={action === 'answer' ? undefined : true}
+                >
+                  Keep them
+                </Button>
+                <Button color={spec.color} onClick={() => void run()} loading={running}>
+                  {spec.confirm} ({total})
+                </Button>
+              </Group>
+            </>
+          ) : (
+            <>
+              <Alert
+                role="status"
+                color={failures.length === 0 ? 'green' : 'red'}
+                title={`${bulkSummary(action, total - failures.length, total)}.`}
+              >
+                {failures.length === 0
+                  ? 'Every agent has been told.'
+                  : `${questionsWord(failures.length)} failed and stay selected; nothing was sent again. Open one to see where it stands.`}
+              </Alert>
+              {failures.length > 0 && (
+                <List size="sm" spacing="xs" data-testid="bulk-failures">
+                  {failures.map(({ question, error }) => {
+                    const { title } = actionErrorText(error);
+                    const detail = isApiError(error) ? error.detail : null;
+                    return (
+                      <List.Item key={question.id}>
+                        <Text span fw={500} dir="auto">
+                          “{truncateText(question.questionText, 120) || question.id}”
+                        </Text>
+                        : {title}
+                        {detail ? ` (the server said: “${truncateText(detail, 300)}”)` : ''}.
+                      </List.Item>
+                    );
+                  })}
+                </List>
+              )}
+              <Group justify="flex-end">
+                <Button onClick={close} data-autofocus>
+                  Done
+                </Button>
+              </Group>
+            </>
+          )}
+        </Stack>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,116 @@
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useState } from 'react';
+import { useCancelQuestion, useMarkNotApplicable } from '../../api/mutations';
+import { NOT_APPLICABLE_ANSWER, type Question } from '../../api/schemas';
+import { useDrawerFlow } from '../../hooks/use-drawer-flow';
+import { useKeys } from '../../hooks/use-shortcuts';
+import { ActionError } from './action-error';
+
+const specs = {
+  'not-applicable': {
+    trigger: 'Not applicable',
+    key: 'n',
+    title: 'Mark this question not applicable?',
+    body: `The agent is told: “${NOT_APPLICABLE_ANSWER}” and carries on without an answer.`,
+    confirm: 'Mark not applicable',
+    confirmColor: 'orange.9',
+    done: 'Marked not applicable',
+  },
+  cancel: {
+    trigger: 'Cancel question',
+    key: 'c',
+    title: 'Cancel this question?',
+    body: 'The question is closed without an answer. The agent gets no reply for it. This cannot be undone.',
+    confirm: 'Cancel question',
+    confirmColor: 'red.8',
+    done: 'Question cancelled',
+  },
+} as const;
+
+export interface ConfirmActionProps {
+  action: keyof typeof specs;
+  question: Question;
+  /** Another action on this question is in flight. */
+  busy: boolean;
+}
+
+/** Not applicable and Cancel ask first: both end the question for the agent. */
+export function ConfirmAction({ action, question, busy }: ConfirmActionProps) {
+  const spec = specs[action];
+  const [opened, setOpened] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const notApplicable = useMarkNotApplicable();
+  const cancel = useCancelQuestion();
+  const mutation = action === 'cancel' ? cancel : notApplicable;
+  const flow = useDrawerFlow();
+  const ask = () => {
+    setError(null);
+    setOpened(true);
+  };
+  useKeys({
+    [spec.key]: (event) => {
+      if (busy || mutation.isPending) return;
+      event.preventDefault();
+      ask();
+    },
+  });
+
+  const confirm = () => {
+    setError(null);
+    mutation.mutate(
+      { id: question.id },
+      {
+        onSuccess: () => {
+          setOpened(false);
+          notifications.show({
+            color: 'green',
+            title: spec.done,
+            message: 'The agent has been told.',
+          });
+          flow.done(question.id);
+        },
+        onError: setError,
+      },
+    );
+  };
+
+  return (
+    <>
+      <Button
+        variant="default"
+        onClick={ask}
+        aria-keyshortcuts={spec.key}
+        disabled={busy && !mutation.isPending}
+        loading={mutation.isPending}
+      >
+        {spec.trigger}
+      </Button>
+      <Modal
+        opened={opened}
+        onClose={() => !mutation.isPending && setOpened(false)}
+        title={spec.title}
+        centered
+        zIndex={400}
+      >
+        <Stack gap="md">
+          <Text size="sm">{spec.body}</Text>
+          {error !== null && <ActionError error={error} />}
+          <Group justify="flex-end" gap="xs">
+            <Button
+              variant="default"
+              onClick={() => setOpened(false)}
+              disabled={mutation.isPending}
+              data-autofocus
+            >
+              Keep it
+            </Button>
+            <Button color={spec.confirmColor} onClick={confirm} loading={mutation.isPending}>
+              {spec.confirm}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </>
+  );
+}

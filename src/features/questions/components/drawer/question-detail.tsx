@@ -1,0 +1,453 @@
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  CopyButton,
+  Divider,
+  Group,
+  Stack,
+  Switch,
+  Text,
+  Title,
+} from '@mantine/core';
+import { IconInfoCircle } from '@tabler/icons-react';
+import { useIsMutating, useMutationState } from '@tanstack/react-query';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { Link, useLocation } from 'react-router';
+import { JsonBlock } from '@/components/json-block';
+import { PartBoundary } from '@/components/part-boundary';
+import { TimeAgo } from '@/components/time-ago';
+import { formatExact } from '@/lib/format-time';
+import { isActionOn } from '../../api/mutations';
+import type { Question } from '../../api/schemas';
+import { useDraft } from '../../hooks/use-drafts';
+import { useAnswerAndNextPreference } from '../../hooks/use-drawer-flow';
+import { useStatusNow } from '../../hooks/use-status-now';
+import { questionPath } from '../../utils/paths';
+import {
+  describeChange,
+  questionPolicy,
+  questionVersion,
+  statusMeta,
+} from '../../utils/question-policy';
+import { answerText, isAskHuman, isNotApplicable } from '../../utils/status';
+import { formatBytes, repeatKeys, truncateText } from '../../utils/text';
+import badge from '../shared/badge.module.css';
+import { Countdown } from '../shared/countdown';
+import { StatusBadge } from '../shared/status-badge';
+import { AnswerForm } from './answer-form';
+import { ConfirmAction } from './confirm-action';
+import classes from './question-detail.module.css';
+
+/** Question text is shown up to here at first; an answer (which may be a megabyte) up to ANSWER_SLICE. */
+const LONG_TEXT = 20_000;
+const ANSWER_SLICE = 5_000;
+
+/** Agent-written text sliced at LONG_TEXT characters, whole on request (megabytes freeze a tab). */
+function LongText({
+  text,
+  what,
+  className,
+  testId,
+  slice = LONG_TEXT,
+}: {
+  text: string;
+  what: string;
+  className: string | undefined;
+  testId: string;
+  slice?: number;
+}) {
+  const [all, setAll] = useState(false);
+  const long = text.length > slice;
+  return (
+    <Stack gap={4}>
+      <Text className={className} dir="auto" data-testid={testId}>
+        {long && !all ? `${text.slice(0, slice)}…` : text}
+      </Text>
+      {long && (
+        <Anchor component="button" type="button" size="sm" onClick={() => setAll((v) => !v)}>
+          {all ? 'Show less' : `Show the whole ${what} (${formatBytes(text.length)})`}
+        </Anchor>
+      )}
+    </Stack>
+  );
+}
+
+function QuestionText({ text }: { text: string }) {
+  if (!text) return <Text c="dimmed">(The agent sent no question text.)</Text>;
+  return <LongText text={text} what="text" className={classes.text} testId="question-text" />;
+}
+
+/** Tags in the drawer: a good many, all of them on request (an agent may send thousands). */
+const DRAWER_TAGS = 50;
+
+function Tags({ tags }: { tags: string[] }) {
+  const [all, setAll] = useState(false);
+  if (tags.length === 0) return <>—</>;
+  const shown = all ? tags.slice(0, ALL_TAGS) : tags.slice(0, DRAWER_TAGS);
+  const keys = repeatKeys(shown);
+  return (
+    <Group gap={4}>
+      {shown.map((tag, index) => (
+        <span key={keys[index]} className={`${badge.badge} ${badge.light} ${classes.tag}`}>
+          {truncateText(tag, 200)}
+        </span>
+      ))}
+      {tags.length > shown.length &&
+        (all ? (
+          <Text span size="sm" c="dimmed">
+            and {(tags.length - shown.length).toLocaleString('en')} more
+          </Text>
+        ) : (
+          <Anchor component="button" type="button" size="sm" onClick={() => setAll(true)}>
+            Show all {tags.length.toLocaleString('en')} tags
+          </Anchor>
+        ))}
+    </Group>
+  );
+}
+
+/** "Show all" stops here: 10,000 badges are as many as a page can lay out at once. */
+const ALL_TAGS = 10_000;
+
+function CurrentResult({ question }: { question: Question }) {
+  if (!question.result) return null;
+  const answer = answerText(question);
+  return (
+    <Stack gap={4}>
+      <Title order={3} size="h5">
+        {statusMeta[question.status].answerHeading}
+      </Title>
+      {isNotApplicable(question) ? (
+        // The status badge above says "Not applicable"; this says what that meant for the agent.
+        <Text c="dimmed" size="sm">
+          The agent was told the reviewer has no information.
+        </Text>
+      ) : answer !== null && Object.keys(question.result).length === 1 ? (
+        <LongText
+          text={answer}
+          what="answer"
+          className={classes.answer}
+          testId="current-answer"
+          slice={ANSWER_SLICE}
+        />
+      ) : (
+        <div className={classes.json}>
+          <JsonBlock value={question.result} label="Result" />
+        </div>
+      )}
+    </Stack>
+  );
+}
+
+function Timestamp({ at }: { at: number | null }) {
+  if (at === null)
+    return (
+      <Text span c="dimmed">
+        —
+      </Text>
+    );
+  return (
+    <>
+      {formatExact(at)} (<TimeAgo at={at} />)
+    </>
+  );
+}
+
+/** To the question that replaced this one, keeping the list's view and history behind it. */
+function SupersededLink({
+  id,
+  children,
+  ...style
+}: {
+  id: string;
+  children: ReactNode;
+  ff?: string;
+  size: string;
+}) {
+  const location = useLocation();
+  return (
+    <Anchor
+      component={Link}
+      to={{ pathname: questionPath(id), search: location.search }}
+      state={location.state}
+      replace
+      {...style}
+    >
+      {children}
+    </Anchor>
+  );
+}
+
+export interface QuestionDetailProps {
+  question: Question;
+  /** The server no longer has it (404 on refresh). */
+  gone: boolean;
+  /** Shown from a list only, and why it cannot be loaded or changed on its own (no actions). */
+  readOnly: string | null;
+  nextId: string | null;
+  onOpen: (id: string) => void;
+}
+
+export function QuestionDetail({ question, gone, readOnly, nextId, onOpen }: QuestionDetailProps) {
+  const acting = useIsMutating({ predicate: isActionOn(question.id) }) > 0;
+  const hasDraft = useDraft(question.id).draft !== null;
+  const policy = questionPolicy(question, useStatusNow(question), { gone, hasDraft, readOnly });
+  const askHuman = isAskHuman(question);
+
+  // What changed since the reviewer last saw the question: the outcomes of their own actions
+  // are not news, and neither is what they acknowledged with "Got it".
+  const ownResults = useMutationState<string>({
+    filters: { predicate: isActionOn(question.id), status: 'success' },
+    select: (mutation) => questionVersion(mutation.state.data as Question),
+  });
+  const own = ownResults.includes(questionVersion(question));
+  const [seen, setSeen] = useState(question);
+  // Remembered here too: the mutation cache forgets the reviewer's own results after a while.
+  useEffect(() => {
+    if (own) setSeen(question);
+  }, [own, question]);
+  const change = acting || own ? null : describeChange(seen, question);
+
+  // While an action is in flight the optimistic record already shows its outcome; the form stays
+  // as it was, so its spinner and its error land where the reviewer clicked. (Offers keep their
+  // identity while unchanged, so this runs only when what is offered changes.)
+  const [idleOffer, setIdleOffer] = useState(policy.offer);
+  useEffect(() => {
+    if (!acting) setIdleOffer(policy.offer);
+  }, [acting, policy.offer]);
+  const { mode, closedReason, canCancel, canMarkNotApplicable, missing } = acting
+    ? idleOffer
+    : policy.offer;
+  const canAct = closedReason === null;
+  const statusLine = useRef<HTMLDivElement>(null);
+  const [answerAndNext, setAnswerAndNext] = useAnswerAndNextPreference();
+  useEffect(() => {
+    // Opening a question (or stepping to the next with j/k) puts the cursor on the drawer, never
+    // in the answer box: a shortcut pressed next must not be typed into an answer. `a` or Enter
+    // goes to the box. (The focus trap chose the close button before the question had loaded.)
+    const active = document.activeElement;
+    if (!active || active === document.body || active.matches('.mantine-Drawer-close'))
+      statusLine.current?.focus();
+  }, []);
+  useEffect(() => {
+    // An action that closes the question removes the button that had focus; keep the reviewer
+    // in the drawer instead of on <body>.
+    if (closedReason !== null && document.activeElement === document.body)
+      statusLine.current?.focus();
+  }, [closedReason]);
+
+  return (
+    <Stack gap="lg">
+      <Group
+        gap="sm"
+        wrap="wrap"
+        ref={statusLine}
+        tabIndex={-1}
+        className={classes.statusLine}
+        data-drawer-home
+      >
+        <StatusBadge status={policy.status} size="lg" notApplicable={isNotApplicable(question)} />
+        {question.status === 'pending' && question.expiresAt !== null && (
+          <Countdown expiresAt={question.expiresAt} size="md" />
+        )}
+        {!askHuman && (
+          <Badge variant="default" radius="sm" tt="none" ff="monospace">
+            {question.toolName}
+          </Badge>
+        )}
+      </Group>
+
+      <PartBoundary what="The text of this question" resetKey={question.questionText}>
+        <QuestionText text={question.questionText} />
+      </PartBoundary>
+
+      {change !== null && (
+        <Alert
+          color="grape"
+          variant="light"
+          icon={<IconInfoCircle aria-hidden />}
+          title="This question changed while you had it open"
+          role="status"
+        >
+          <Stack gap="xs">
+            <Text size="sm" className={classes.answer}>
+              {change}
+            </Text>
+            {hasDraft && (
+              <Text size="sm">
+                What you typed is kept below{canAct ? '' : ' (read-only): copy it if you need it'}.
+              </Text>
+            )}
+            <Group>
+              <Button
+                size="compact-sm"
+                variant="light"
+                color="grape"
+                onClick={() => setSeen(question)}
+              >
+                Got it
+              </Button>
+            </Group>
+          </Stack>
+        </Alert>
+      )}
+
+      {policy.closed && (
+        <Alert
+          color={gone ? 'red' : readOnly ? 'orange' : 'gray'}
+          variant="light"
+          role="note"
+          title={policy.closed.title}
+        >
+          <Stack gap={4}>
+            <Text size="sm">{policy.closed.explanation}</Text>
+            {question.supersededBy && (
+              <SupersededLink id={question.supersededBy} size="sm">
+                Open the question that superseded it
+              </SupersededLink>
+            )}
+          </Stack>
+        </Alert>
+      )}
+
+      <PartBoundary what="The answer of this question" resetKey={question.result}>
+        <CurrentResult question={question} />
+      </PartBoundary>
+
+      {mode !== null && (
+        <PartBoundary what="The answer form" resetKey={question}>
+          <AnswerForm
+            key={question.id}
+            question={question}
+            mode={mode}
+            closedReason={closedReason}
+            extraActions={
+              <>
+                {canMarkNotApplicable && (
+                  <ConfirmAction action="not-applicable" question={question} busy={acting} />
+                )}
+                {canCancel && <ConfirmAction action="cancel" question={question} busy={acting} />}
+              </>
+            }
+            busy={acting}
+          />
+        </PartBoundary>
+      )}
+      {missing !== undefined && (
+        <Text size="sm" c="dimmed" data-testid="missing-actions">
+          {missing}
+        </Text>
+      )}
+      {canAct && mode !== null && (
+        <Switch
+          size="sm"
+          label="Go to the next question after each answer"
+          checked={answerAndNext}
+          onChange={(event) => setAnswerAndNext(event.currentTarget.checked)}
+        />
+      )}
+      {policy.finalResult && (
+        <Text size="sm" c="dimmed">
+          The result of a {question.toolName} call cannot be changed once sent.
+        </Text>
+      )}
+
+      <Divider />
+      <Stack gap="sm">
+        <Title order={3} size="h5">
+          Details
+        </Title>
+        <PartBoundary what="The details of this question" resetKey={question}>
+          <dl className={classes.details}>
+            <dt>Source</dt>
+            <dd>{question.source.label}</dd>
+            <dt>Tags</dt>
+            <dd>
+              <Tags tags={question.tags} />
+            </dd>
+            <dt>User</dt>
+            <dd>{question.userId === null ? '—' : truncateText(question.userId, 1000)}</dd>
+            <dt>Tool</dt>
+            <dd>
+              <Text span ff="monospace" size="sm">
+                {truncateText(question.toolName, 1000)}
+              </Text>
+            </dd>
+            <dt>Answer format</dt>
+            <dd>
+              {question.answerFormat === null ? '—' : truncateText(question.answerFormat, 1000)}
+            </dd>
+            <dt>Asked</dt>
+            <dd>
+              <Timestamp at={question.createdAt} />
+            </dd>
+            <dt>Expires</dt>
+            <dd>
+              <Timestamp at={question.expiresAt} />
+            </dd>
+            <dt>Resolved</dt>
+            <dd>
+              <Timestamp at={question.resolvedAt} />
+            </dd>
+            <dt>Answer valid until</dt>
+            <dd>
+              <Timestamp at={question.validUntil} />
+            </dd>
+            {question.supersededBy && (
+              <>
+                <dt>Superseded by</dt>
+                <dd>
+                  <SupersededLink id={question.supersededBy} ff="monospace" size="sm">
+                    {question.supersededBy}
+                  </SupersededLink>
+                </dd>
+              </>
+            )}
+            <dt>ID</dt>
+            <dd>
+              <Group gap={6} wrap="nowrap">
+                <Text span ff="monospace" size="sm">
+                  {question.id}
+                </Text>
+                <CopyButton value={question.id}>
+                  {({ copied, copy }) => (
+                    <Button size="compact-xs" variant="subtle" onClick={copy}>
+                      {copied ? 'Copied' : 'Copy'}
+                    </Button>
+                  )}
+                </CopyButton>
+              </Group>
+            </dd>
+          </dl>
+        </PartBoundary>
+        {(
+          [
+            ['Arguments', 'The arguments of this question', question.args],
+            ['Scope', 'The scope of this question', question.scope],
+          ] as const
+        ).map(
+          ([label, what, value]) =>
+            value && (
+              <div key={label} className={classes.json}>
+                <Text size="sm" c="dimmed" mb={4}>
+                  {label}
+                </Text>
+                <PartBoundary what={what} resetKey={value}>
+                  <JsonBlock value={value} label={label} />
+                </PartBoundary>
+              </div>
+            ),
+        )}
+      </Stack>
+      {nextId && (
+        <Group justify="flex-end">
+          <Button variant="subtle" onClick={() => onOpen(nextId)}>
+            Next question (j)
+          </Button>
+        </Group>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,168 @@
+// Styles of what the drawer adds to the page: the drawer, confirmation dialogs, the answer forms.
+import '@mantine/core/styles/Input.layer.css';
+import '@mantine/core/styles/Badge.layer.css';
+import '@mantine/core/styles/Overlay.layer.css';
+import '@mantine/core/styles/ModalBase.layer.css';
+import '@mantine/core/styles/Drawer.layer.css';
+import '@mantine/core/styles/Modal.layer.css';
+import '@mantine/core/styles/Divider.layer.css';
+import '@mantine/core/styles/Switch.layer.css';
+import { Alert, Drawer, Skeleton, Stack } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { PartBoundary } from '@/components/part-boundary';
+import { SessionEndedAlert } from '@/components/session-ended-alert';
+import { useRuntimeConfig } from '@/config/runtime-config';
+import { isApiError } from '@/lib/api-client';
+import { useCoveringLayer } from '@/lib/covering-layer';
+import { useSession } from '@/lib/session-store';
+import { findCachedQuestion, forgetQuestion } from '../../api/cache';
+import { useQuestionQueries } from '../../api/queries';
+import type { Question } from '../../api/schemas';
+import { truncateText } from '../../utils/text';
+import { LoadFailed } from '../shared/load-failed';
+import { QuestionDetail } from './question-detail';
+
+/**
+ * Ids come from agents and the URL: anything that cannot be an id, or cannot be put in an API
+ * address (`.` and `..` are removed by the URL parser: `…/pending_tool_calls/..` is the list), is
+ * not asked for.
+ */
+export function isPlausibleId(id: string): boolean {
+  return /^[A-Za-z0-9_.:-]{1,128}$/.test(id) && id !== '.' && id !== '..';
+}
+
+function NotFound({ id, askable }: { id: string; askable: boolean }) {
+  return (
+    <Alert
+      color="gray"
+      variant="light"
+      role="note"
+      title="Question not found"
+      data-testid="question-not-found"
+    >
+      {askable
+        ? 'There is no question with this id. It may have been removed, or the link may be wrong or belong to another organization.'
+        : `No list loaded here has a question with the id “${truncateText(id, 200)}”, and an id like this cannot be looked up on the server (it cannot be part of a web address). If the question is in a list, open it from there.`}
+    </Alert>
+  );
+}
+
+/** Why a question shown from a list cannot be loaded or changed on its own. */
+function readOnlyReason(id: string, copies: Question[] | null, copy: number): string | null {
+  const shownId = `“${truncateText(id, 200)}”`;
+  if (copies)
+    return `The server sent ${copies.length} questions with the id ${shownId} in this list; this is number ${copy}. Actions name a question by its id, so the server could not tell them apart: none of them can be answered or changed here. Tell whoever runs the agent platform.`;
+  if (!isPlausibleId(id))
+    return `Its id ${shownId} cannot be sent to the server in a web address, so this question cannot be refreshed, answered or changed here. Tell whoever runs the agent platform.`;
+  return null;
+}
+
+function QuestionPanel({
+  id,
+  copies,
+  copy,
+  nextId,
+  onOpen,
+}: {
+  id: string;
+  copies: Question[] | null;
+  copy: number;
+  nextId: string | null;
+  onOpen: (id: string) => void;
+}) {
+  const queries = useQuestionQueries();
+  const queryClient = useQueryClient();
+  const { pollIntervalMs } = useRuntimeConfig();
+  const { state: session } = useSession();
+  const plausible = isPlausibleId(id);
+  const readOnly = readOnlyReason(id, copies, copy);
+  const detail = useQuery({
+    ...queries.detail(id),
+    enabled: readOnly === null && session === 'active',
+    placeholderData: () => findCachedQuestion(queryClient, id),
+    refetchInterval: pollIntervalMs,
+  });
+  const gone = isApiError(detail.error) && detail.error.kind === 'not-found';
+
+  useEffect(() => {
+    if (gone) forgetQuestion(queryClient, id);
+  }, [gone, id, queryClient]);
+
+  // A record the server cannot give back on its own is shown as the list has it, without actions.
+  const shown =
+    readOnly === null
+      ? detail.data
+      : copies
+        ? (copies[copy - 1] ?? copies[0])
+        : (detail.data ?? findCachedQuestion(queryClient, id));
+  if (shown)
+    return (
+      <QuestionDetail
+        question={shown}
+        gone={readOnly === null && gone}
+        readOnly={readOnly}
+        nextId={nextId}
+        onOpen={onOpen}
+      />
+    );
+  if (readOnly !== null) return <NotFound id={id} askable={plausible} />;
+  if (gone) return <NotFound id={id} askable />;
+  if (detail.isError)
+    return (
+      <LoadFailed
+        what="This question"
+        error={detail.error}
+        onRetry={() => void detail.refetch()}
+        retrying={detail.isFetching}
+      />
+    );
+  return (
+    <Stack gap="sm" aria-busy="true" aria-label="Loading the question">
+      <Skeleton height={24} width="40%" />
+      <Skeleton height={16} />
+      <Skeleton height={16} width="80%" />
+      <Skeleton height={96} mt="md" />
+    </Stack>
+  );
+}
+
+export interface QuestionDrawerProps {
+  id: string | null;
+  /** Every record with this id in the list, when there are several (a faulty server). */
+  copies: Question[] | null;
+  /** Which of them was clicked (1 for the first). */
+  copy: number;
+  nextId: string | null;
+  onClose: () => void;
+  onOpen: (id: string) => void;
+}
+
+export function QuestionDrawer({ id, copies, copy, nextId, onClose, onOpen }: QuestionDrawerProps) {
+  // Keep the last question on screen while the drawer slides out.
+  const [shownId, setShownId] = useState(id);
+  if (id !== null && id !== shownId) setShownId(id);
+  useCoveringLayer(id !== null);
+
+  return (
+    <Drawer
+      opened={id !== null}
+      onClose={onClose}
+      position="right"
+      size="min(46rem, 100%)"
+      title="Question"
+      returnFocus={false}
+      closeButtonProps={{ 'aria-label': 'Close question' }}
+      transitionProps={{ duration: 150 }}
+    >
+      <SessionEndedAlert />
+      {shownId !== null && (
+        // Anything in the question that fails to render is caught here at the latest, so the
+        // drawer (and its close button) stays.
+        <PartBoundary key={`${shownId}\u0000${copy}`} what="This question">
+          <QuestionPanel id={shownId} copies={copies} copy={copy} nextId={nextId} onOpen={onOpen} />
+        </PartBoundary>
+      )}
+    </Drawer>
+  );
+}

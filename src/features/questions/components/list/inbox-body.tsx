@@ -1,0 +1,84 @@
+import { Text } from '@mantine/core';
+import type { Ref } from 'react';
+import { LIST_LIMIT } from '../../api/queries';
+import type { Question, QuestionList as QuestionListData } from '../../api/schemas';
+import { hasNarrowingFilters, type InboxFilters } from '../../utils/filters';
+import { ListEmpty, ListFailed, ListFilteredOut, ListLoading } from './list-states';
+import { QuestionList, type QuestionListHandle } from './question-list';
+import { UnreadableRecords } from './unreadable-records';
+
+export interface InboxBodyProps {
+  /** The view's list as loaded (undefined until it is). */
+  list: QuestionListData | undefined;
+  /** Its questions that pass the filters, as typed. */
+  visible: Question[];
+  filters: InboxFilters;
+  /** The view failed to load, with a way to try again. */
+  failure: { error: unknown; retry: () => void; retrying: boolean } | null;
+  onClearFilters: () => void;
+  listRef: Ref<QuestionListHandle>;
+  newIds: ReadonlySet<string>;
+  draftIds: ReadonlySet<string>;
+  openId: string | undefined;
+  /** Which of several records sharing the open id is open (1-based). */
+  openCopy: number;
+  search: string;
+}
+
+/**
+ * What the inbox shows under its toolbar: the list, or one of its four other states (loading,
+ * failed, empty, filtered to nothing), never one for another. Data first: a failed background
+ * refresh never blanks a list on screen.
+ */
+export function InboxBody({
+  list,
+  visible,
+  filters,
+  failure,
+  onClearFilters,
+  listRef,
+  newIds,
+  draftIds,
+  openId,
+  openCopy,
+  search,
+}: InboxBodyProps) {
+  if (list) {
+    if (list.questions.length === 0 && list.unreadable.length === 0)
+      return <ListEmpty status={filters.status} />;
+    if (visible.length === 0 && list.unreadable.length === 0) {
+      return hasNarrowingFilters(filters) ? (
+        <ListFilteredOut onClear={onClearFilters} />
+      ) : (
+        <ListEmpty status={filters.status} />
+      );
+    }
+    return (
+      <>
+        <UnreadableRecords records={list.unreadable} />
+        {visible.length === 0 ? (
+          <ListFilteredOut onClear={onClearFilters} />
+        ) : (
+          <QuestionList
+            ref={listRef}
+            questions={visible}
+            newIds={newIds}
+            draftIds={draftIds}
+            openId={openId}
+            openCopy={openCopy}
+            search={search}
+          />
+        )}
+        {list.truncated && (
+          <Text size="sm" c="dimmed" p="md" ta="center" data-testid="list-truncated">
+            The API returns at most {LIST_LIMIT} questions, newest first: older ones are not shown
+            here. Choose a status to see more of that kind.
+          </Text>
+        )}
+      </>
+    );
+  }
+  if (failure)
+    return <ListFailed error={failure.error} onRetry={failure.retry} retrying={failure.retrying} />;
+  return <ListLoading />;
+}

@@ -1,0 +1,180 @@
+import { IconSearch, IconSelector, IconX } from '@tabler/icons-react';
+import { type ChangeEvent, memo, type Ref } from 'react';
+import type { StatusCounts } from '../../hooks/use-inbox-data';
+import { useSourceOptions } from '../../hooks/use-source-options';
+import { type InboxFilters, MAX_QUERY_LENGTH, type SortOrder } from '../../utils/filters';
+import classes from './inbox-toolbar.module.css';
+import { RefreshIndicator, type RefreshIndicatorProps } from './refresh-indicator';
+import { StatusFilter } from './status-filter';
+
+export interface InboxToolbarProps {
+  filters: InboxFilters;
+  setFilters: (patch: Partial<InboxFilters>, options?: { replace?: boolean }) => void;
+  counts: StatusCounts;
+  tags: string[];
+  users: string[];
+  searchRef: Ref<HTMLInputElement>;
+  /** The search box's text; the list follows it as it is typed. */
+  searchText: { text: string; change: (value: string) => void; clear: () => void };
+  refresh: RefreshIndicatorProps;
+  /** Esc, ↓ or Enter in the search box: on to the list's first row. */
+  onSearchDone?: () => void;
+}
+
+/** Memoized: the page re-renders when its rows change, the toolbar only when its own data does. */
+export const InboxToolbar = memo(function InboxToolbar({
+  filters,
+  setFilters,
+  counts,
+  tags,
+  users,
+  searchRef,
+  searchText,
+  refresh,
+  onSearchDone,
+}: InboxToolbarProps) {
+  const { text: query, change, clear: clearQuery } = searchText;
+  const sources = useSourceOptions();
+  // Native pickers: the phone's own picker on phones, type-ahead on desktops, and no popover code
+  // in the first download. A value from the URL that no question has any more stays selectable.
+  const options = (values: string[], current: string | null) =>
+    current && !values.includes(current) ? [current, ...values] : values;
+
+  return (
+    <div className={classes.toolbar}>
+      <div className={classes.statusRow}>
+        <div className={classes.statusScroller}>
+          <StatusFilter
+            value={filters.status}
+            counts={counts}
+            onChange={(status) => setFilters({ status })}
+          />
+        </div>
+        <RefreshIndicator {...refresh} />
+      </div>
+      <div className={classes.filters}>
+        <div className={`${classes.field} ${classes.search}`}>
+          <IconSearch size={16} aria-hidden className={`${classes.section} ${classes.left}`} />
+          <input
+            ref={searchRef}
+            className={`${classes.input} ${classes.withLeft} ${classes.withRight}`}
+            type="search"
+            aria-label="Search"
+            placeholder="Search text, tags, users, ids, answers"
+            maxLength={MAX_QUERY_LENGTH}
+            value={query}
+            onChange={(event) => change(event.currentTarget.value)}
+            onKeyDown={(event) => {
+              if (event.key === 'Escape') {
+                event.stopPropagation();
+                clearQuery();
+                onSearchDone?.();
+              } else if (event.key === 'ArrowDown' || event.key === 'Enter') {
+                event.preventDefault();
+                onSearchDone?.();
+              }
+            }}
+          />
+          {query ? (
+            <button
+              type="button"
+              className={`${classes.section} ${classes.right} ${classes.clear}`}
+              aria-label="Clear search"
+              onClick={clearQuery}
+            >
+              <IconX size={16} aria-hidden />
+            </button>
+          ) : (
+            <span className={`${classes.section} ${classes.right}`}>
+              <kbd className={classes.kbd} aria-hidden>
+                /
+              </kbd>
+            </span>
+          )}
+        </div>
+        {(sources.length > 1 || filters.source) && (
+          <Picker
+            label="Source"
+            any="Any source"
+            values={
+              filters.source && !sources.some((source) => source.value === filters.source)
+                ? [filters.source, ...sources]
+                : sources
+            }
+            value={filters.source ?? ''}
+            onChange={(event) => setFilters({ source: event.currentTarget.value || null })}
+          />
+        )}
+        <Picker
+          label="Tag"
+          any="Any tag"
+          values={options(tags, filters.tag)}
+          value={filters.tag ?? ''}
+          onChange={(event) => setFilters({ tag: event.currentTarget.value || null })}
+        />
+        <Picker
+          label="User"
+          any="Any user"
+          values={options(users, filters.user)}
+          value={filters.user ?? ''}
+          onChange={(event) => setFilters({ user: event.currentTarget.value || null })}
+        />
+        <Picker
+          label="Sort"
+          className={classes.sort}
+          values={[
+            { value: 'expiry', label: 'Expiring soonest' },
+            { value: 'newest', label: 'Newest first' },
+          ]}
+          value={filters.sort}
+          onChange={(event) => setFilters({ sort: event.currentTarget.value as SortOrder })}
+        />
+      </div>
+    </div>
+  );
+});
+
+/**
+ * A native `<select>` drawn like the portal's inputs (Mantine's look, none of its code in the first
+ * download). `any` adds a first, empty choice.
+ */
+function Picker({
+  label,
+  any,
+  values,
+  value,
+  onChange,
+  className = '',
+}: {
+  label: string;
+  any?: string;
+  values: Array<string | { value: string; label: string }>;
+  value: string;
+  onChange: (event: ChangeEvent<HTMLSelectElement>) => void;
+  className?: string;
+}) {
+  return (
+    <div className={`${classes.field} ${className}`}>
+      <select
+        className={`${classes.input} ${classes.select} ${classes.withRight}`}
+        aria-label={label}
+        value={value}
+        onChange={onChange}
+      >
+        {any !== undefined && <option value="">{any}</option>}
+        {values.map((choice) =>
+          typeof choice === 'string' ? (
+            <option key={choice} value={choice}>
+              {choice}
+            </option>
+          ) : (
+            <option key={choice.value} value={choice.value}>
+              {choice.label}
+            </option>
+          ),
+        )}
+      </select>
+      <IconSelector size={16} aria-hidden className={`${classes.section} ${classes.right}`} />
+    </div>
+  );
+}

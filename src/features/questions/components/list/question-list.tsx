@@ -1,0 +1,309 @@
+import {
+  createContext,
+  memo,
+  type ReactElement,
+  type Ref,
+  use,
+  useEffect,
+  useImperativeHandle,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+} from 'react';
+import { useHref, useNavigate } from 'react-router';
+import {
+  type CustomContainerComponentProps,
+  type CustomItemComponentProps,
+  WindowVirtualizer,
+  type WindowVirtualizerHandle,
+} from 'virtua';
+import { QUESTIONS_PATH } from '@/config/routes';
+import { markOnce } from '@/lib/perf-marks';
+import type { Question } from '../../api/schemas';
+import { useSelectionContext } from '../../hooks/use-selection';
+import { useSourceOptions } from '../../hooks/use-source-options';
+import { questionHref, questionPath } from '../../utils/paths';
+import { QuestionRow } from './question-row';
+import classes from './questions-page.module.css';
+
+/** From this many rows on, only the rows on screen (and a few around them) are in the page. */
+export const VIRTUALIZE_FROM = 100;
+/** Rows are about this tall; virtua measures the real heights once they are in the page. */
+const ROW_HEIGHT_ESTIMATE = 100;
+
+/** The rows of the first render: as many as the window can show; virtua adds the rest it needs. */
+function firstRenderRows(): number {
+  return Math.max(4, Math.ceil(window.innerHeight / ROW_HEIGHT_ESTIMATE));
+}
+
+export interface QuestionListHandle {
+  /** Focuses the row's link, scrolling it into view first; false if the row is not in the list. */
+  focusRow(id: string): boolean;
+  /** The row focused, or about to be (scrolled to, not rendered yet): where j/k step from. */
+  cursor(): string | undefined;
+}
+
+export interface QuestionListProps {
+  questions: Question[];
+  newIds: ReadonlySet<string>;
+  draftIds: ReadonlySet<string>;
+  openId: string | undefined;
+  /** Which of several records with the open id is open (1 for the first). */
+  openCopy: number;
+  search: string;
+  ref?: Ref<QuestionListHandle>;
+}
+
+/**
+ * For a list with duplicate ids only: each record's place among those with its id (1, 2, …).
+ * Row links are by id, so the row's number goes with the click, and the drawer opens that record.
+ */
+function copyNumbers(questions: Question[]): Map<Question, number> | null {
+  const seen = new Map<string, number>();
+  let copies: Map<Question, number> | null = null;
+  for (const question of questions) {
+    const copy = (seen.get(question.id) ?? 0) + 1;
+    seen.set(question.id, copy);
+    if (copy > 1) {
+      copies ??= new Map();
+      copies.set(question, copy);
+    }
+  }
+  return copies;
+}
+
+function rowLink(list: HTMLElement | null, id: string): HTMLElement | null {
+  return (
+    list?.querySelector<HTMLElement>(`[data-question-id="${CSS.escape(id)}"] [data-row-link]`) ??
+    null
+  );
+}
+
+function focusedRowId(): string | undefined {
+  return document.activeElement?.closest<HTMLElement>('[data-question-id]')?.dataset.questionId;
+}
+
+function focusLink(link: HTMLElement) {
+  link.focus({ preventScroll: true });
+  link.scrollIntoView({ block: 'nearest' });
+}
+
+/** Focuses the row's link if it is in the page and can take focus (a hidden one cannot). */
+function tryFocus(id: string): boolean {
+  const link = rowLink(document.body, id);
+  if (!link) return false;
+  focusLink(link);
+  return document.activeElement === link;
+}
+
+/**
+ * The inbox's rows. Long lists are virtualized; short ones are rendered whole (find-in-page works).
+ * Memoized: the page re-renders on every query state change; the rows only when their data does.
+ */
+export const QuestionList = memo(function QuestionList({
+  questions,
+  newIds,
+  draftIds,
+  openId,
+  openCopy,
+  search,
+  ref,
+}: QuestionListProps) {
+  // For the benchmark: the rows' first render starts here and ends when the first row is in the
+  // page (the same commit, unless the list renders none yet). No-ops afterwards.
+  if (questions.length > 0) markOnce('qi:list-render-start');
+  const frame = useRowLinkClicks(search);
+  useLayoutEffect(() => {
+    if (frame.current?.querySelector('[data-question-id]')) markOnce('qi:list-rendered');
+  });
+  const listHref = useHref(QUESTIONS_PATH);
+  const copies = useMemo(() => copyNumbers(questions), [questions]);
+  const showSource = useSourceOptions().length > 1;
+  const selection = useSelectionContext();
+  const renderRow: RenderRow = (question, as) => {
+    const copy = copies?.get(question) ?? 1;
+    return (
+      <QuestionRow
+        // Two records with one id (a faulty server) are two rows: a key each.
+        key={copy === 1 ? question.id : `${question.id}\u0000${copy}`}
+        as={as}
+        question={question}
+        copy={copy}
+        isNew={newIds.has(question.id)}
+        hasDraft={draftIds.has(question.id)}
+        isOpen={question.id === openId && copy === openCopy}
+        href={questionHref(listHref, question.id, search)}
+        showSource={showSource}
+        selected={selection?.ids.has(question.id)}
+        onToggle={selection?.toggle}
+      />
+    );
+  };
+  return (
+    <div ref={frame}>
+      {questions.length >= VIRTUALIZE_FROM ? (
+        <VirtualList questions={questions} renderRow={renderRow} ref={ref} />
+      ) : (
+        <PlainList questions={questions} renderRow={renderRow} ref={ref} />
+      )}
+    </div>
+  );
+});
+
+/**
+ * Row links are plain `<a href>`s (open in a new tab, copy link); one listener on the list opens a
+ * clicked question's drawer in the app instead, as a router `<Link>` would, without a Link and its
+ * hooks in every row. Clicks with a modifier key or another button are left to the browser.
+ */
+function useRowLinkClicks(search: string) {
+  const frame = useRef<HTMLDivElement>(null);
+  const navigate = useNavigate();
+  const latest = useRef({ navigate, search });
+  useLayoutEffect(() => {
+    latest.current = { navigate, search };
+  });
+  useEffect(() => {
+    const node = frame.current;
+    if (!node) return;
+    const onClick = (event: MouseEvent) => {
+      const plain =
+        event.button === 0 && !event.metaKey && !event.altKey && !event.ctrlKey && !event.shiftKey;
+      if (!plain || event.defaultPrevented || !(event.target instanceof Element)) return;
+      const link = event.target.closest('a[data-row-link]');
+      const row = link?.closest<HTMLElement>('[data-question-id]');
+      const id = row?.dataset.questionId;
+      if (!link || id === undefined) return;
+      event.preventDefault();
+      const copy = Number(row?.dataset.copy ?? 1);
+      latest.current.navigate(
+        { pathname: questionPath(id), search: latest.current.search },
+        { state: copy > 1 ? { fromList: true, copy } : { fromList: true } },
+      );
+    };
+    node.addEventListener('click', onClick);
+    return () => node.removeEventListener('click', onClick);
+  }, []);
+  return frame;
+}
+
+type RenderRow = (question: Question, as: 'li' | 'div') => ReactElement;
+
+interface RowsProps {
+  questions: Question[];
+  renderRow: RenderRow;
+  ref?: Ref<QuestionListHandle>;
+}
+
+function PlainList({ questions, renderRow, ref }: RowsProps) {
+  const listRef = useRef<HTMLUListElement>(null);
+  useImperativeHandle(
+    ref,
+    () => ({
+      focusRow(id) {
+        const link = rowLink(listRef.current, id);
+        if (link) focusLink(link);
+        return link !== null;
+      },
+      cursor: focusedRowId,
+    }),
+    [],
+  );
+  return (
+    <ul ref={listRef} className={`${classes.list} ${classes.plain}`} aria-label="Questions">
+      {questions.map((question) => renderRow(question, 'li'))}
+    </ul>
+  );
+}
+
+const SetSizeContext = createContext(0);
+
+/** virtua's slot for each row: an `<li>` that tells screen readers where it is in the whole list. */
+function RowSlot({ style, index, children, ref }: CustomItemComponentProps) {
+  return (
+    <li
+      ref={ref}
+      style={style}
+      className={classes.slot}
+      aria-posinset={index + 1}
+      aria-setsize={use(SetSizeContext)}
+    >
+      {children}
+    </li>
+  );
+}
+
+/** The `<ul>` around virtualized rows (virtua positions rows inside it). */
+function VirtualContainer({ style, children, ref }: CustomContainerComponentProps) {
+  return (
+    <ul ref={ref} style={style} className={classes.list} aria-label="Questions">
+      {children}
+    </ul>
+  );
+}
+
+function VirtualList({ questions, renderRow, ref }: RowsProps) {
+  const virtualizer = useRef<WindowVirtualizerHandle>(null);
+  const ids = useMemo(() => questions.map((q) => q.id), [questions]);
+
+  const pendingFocus = useRef<string | null>(null);
+  // A focused row scrolled far away leaves the page and focus falls back to the body; j/k then
+  // carry on from that row instead of starting over at the top.
+  const lastFocused = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    const remember = () => {
+      const id = focusedRowId();
+      if (id) lastFocused.current = id;
+    };
+    document.addEventListener('focusin', remember);
+    return () => document.removeEventListener('focusin', remember);
+  }, []);
+  useImperativeHandle(
+    ref,
+    () => ({
+      focusRow(id) {
+        const index = ids.indexOf(id);
+        if (index === -1) return false;
+        if (tryFocus(id)) {
+          pendingFocus.current = null;
+          return true;
+        }
+        // Not rendered yet (or rendered but still hidden until virtua has measured it): bring it
+        // in, then focus it as soon as it takes focus, within a second.
+        pendingFocus.current = id;
+        if (!rowLink(document.body, id))
+          virtualizer.current?.scrollToIndex(index, { align: 'center' });
+        let frames = 0;
+        const retry = () => {
+          if (pendingFocus.current !== id) return;
+          if (tryFocus(id) || ++frames >= 60) pendingFocus.current = null;
+          else requestAnimationFrame(retry);
+        };
+        requestAnimationFrame(retry);
+        return true;
+      },
+      cursor: () =>
+        pendingFocus.current ??
+        focusedRowId() ??
+        (document.activeElement === document.body ? lastFocused.current : undefined),
+    }),
+    [ids],
+  );
+
+  return (
+    <SetSizeContext value={questions.length}>
+      <WindowVirtualizer
+        ref={virtualizer}
+        data={questions}
+        as={VirtualContainer}
+        item={RowSlot}
+        bufferSize={400}
+        // About a row's height, and a screenful of rows in the very first render: virtua cannot
+        // measure the window before it is mounted, and would otherwise render the rows twice.
+        itemSize={ROW_HEIGHT_ESTIMATE}
+        ssrCount={firstRenderRows()}
+      >
+        {(question) => renderRow(question, 'div')}
+      </WindowVirtualizer>
+    </SetSizeContext>
+  );
+}

@@ -1,0 +1,143 @@
+import { Text } from '@mantine/core';
+import { IconPencil } from '@tabler/icons-react';
+import { memo, useId } from 'react';
+import { TimeAgo } from '@/components/time-ago';
+import type { Question } from '../../api/schemas';
+import { useStatusNow } from '../../hooks/use-status-now';
+import { displayStatus } from '../../utils/question-policy';
+import { isAskHuman, isNotApplicable, resultSummary } from '../../utils/status';
+import { repeatKeys, truncateText } from '../../utils/text';
+import badge from '../shared/badge.module.css';
+import { Countdown } from '../shared/countdown';
+import { StatusBadge } from '../shared/status-badge';
+import classes from './question-row.module.css';
+
+/** Tags shown in a row; the rest are counted ("+4,990"): one record must not make a row pages tall. */
+export const ROW_TAGS = 10;
+
+export interface QuestionRowProps {
+  question: Question;
+  isNew: boolean;
+  hasDraft: boolean;
+  isOpen: boolean;
+  /**
+   * The question's href (with the list's query string, so closing the drawer returns to the same
+   * view). A plain link: the list opens the drawer in the app on a click (see question-list.tsx).
+   */
+  href: string;
+  /** Its place among records with the same id (1 unless the server sent duplicates). */
+  copy?: number;
+  /** `div` inside a virtualized list's own `<li>` slot. */
+  as?: 'li' | 'div';
+  /** Several sources are configured: the row says which system asked. */
+  showSource?: boolean;
+  /** Ticked for a bulk action; no checkbox without `onToggle`. */
+  selected?: boolean;
+  onToggle?: (id: string, range: boolean) => void;
+}
+
+const ignoreChange = () => undefined;
+
+export const QuestionRow = memo(function QuestionRow({
+  question,
+  isNew,
+  hasDraft,
+  isOpen,
+  href,
+  copy = 1,
+  as: Element = 'li',
+  showSource = false,
+  selected = false,
+  onToggle,
+}: QuestionRowProps) {
+  const status = displayStatus(question, useStatusNow(question));
+  const closed = status !== 'pending';
+  const summary = resultSummary(question);
+  const rowTags = question.tags.slice(0, ROW_TAGS);
+  const tagKeys = repeatKeys(rowTags);
+  // Status, tags, user and countdown describe the row's link for screen readers.
+  const domId = `q-${useId()}`;
+  return (
+    <Element
+      className={classes.row}
+      data-question-id={question.id}
+      data-copy={copy > 1 ? copy : undefined}
+      data-open={isOpen || undefined}
+      data-closed={closed || undefined}
+      data-selected={selected || undefined}
+    >
+      <div className={classes.top} id={`${domId}-top`}>
+        {onToggle && (
+          <input
+            type="checkbox"
+            className={classes.select}
+            aria-label={`Select: ${truncateText(question.questionText, 120) || question.id}`}
+            checked={selected}
+            // Ticked on click (Space too), where Shift is known; the change itself is React's.
+            onChange={ignoreChange}
+            onClick={(event) => onToggle(question.id, event.shiftKey)}
+          />
+        )}
+        <StatusBadge status={status} notApplicable={isNotApplicable(question)} />
+        {showSource && (
+          <span className={`${badge.badge} ${badge.outline}`} data-source={question.source.id}>
+            {question.source.label}
+          </span>
+        )}
+        {isNew && <span className={`${badge.badge} ${badge.filled} ${badge.upper}`}>New</span>}
+        {hasDraft && (
+          <span className={`${badge.badge} ${badge.outline} ${badge.upper}`}>
+            <IconPencil size={12} aria-hidden />
+            Draft
+          </span>
+        )}
+        {!isAskHuman(question) && (
+          <span className={`${badge.badge} ${badge.mono}`}>
+            {truncateText(question.toolName, 60)}
+          </span>
+        )}
+        {rowTags.map((tag, index) => (
+          <span key={tagKeys[index]} className={`${badge.badge} ${badge.light}`}>
+            {truncateText(tag, 60)}
+          </span>
+        ))}
+        {question.tags.length > ROW_TAGS && (
+          <span className={`${badge.badge} ${badge.outline}`} data-testid="more-tags">
+            +{(question.tags.length - ROW_TAGS).toLocaleString('en')}
+            <span className="visually-hidden"> more tags</span>
+          </span>
+        )}
+      </div>
+      <a
+        href={href}
+        className={classes.link}
+        data-row-link
+        aria-describedby={`${domId}-top ${domId}-meta`}
+      >
+        <span className={classes.text} dir="auto">
+          {truncateText(question.questionText, 400) || <em>(no question text)</em>}
+        </span>
+      </a>
+      <div className={classes.meta} id={`${domId}-meta`}>
+        {question.userId && (
+          <span className={classes.user} title={question.userId}>
+            {truncateText(question.userId, 80)}
+          </span>
+        )}
+        {question.createdAt !== null && <TimeAgo at={question.createdAt} prefix="asked" />}
+        {question.status === 'pending' && question.expiresAt !== null && (
+          <Countdown expiresAt={question.expiresAt} />
+        )}
+        {summary !== null && (
+          <Text component="span" size="sm" className={classes.answer} dir="auto">
+            {isNotApplicable(question) ? (
+              <em>Not applicable</em>
+            ) : (
+              `Answer: ${truncateText(summary, 200)}`
+            )}
+          </Text>
+        )}
+      </div>
+    </Element>
+  );
+});

@@ -1,0 +1,156 @@
+import { Paper, Title } from '@mantine/core';
+import { useRef, useState } from 'react';
+import { useLocation } from 'react-router';
+import { LoadBoundary, lazyPart } from '@/components/load-boundary';
+import { isSignedOut } from '@/lib/api-client';
+import { useDraftIds } from '../../hooks/use-drafts';
+import { DrawerFlowContext, useAnswerAndNext } from '../../hooks/use-drawer-flow';
+import { useInboxFilters, useSearchText } from '../../hooks/use-inbox-filters';
+import { useInboxKeyboard } from '../../hooks/use-inbox-keyboard';
+import {
+  useDeferredToolbarData,
+  useRefreshAll,
+  useWantedOnce,
+} from '../../hooks/use-inbox-toolbar';
+import { useInboxView } from '../../hooks/use-inbox-view';
+import { useNewArrivals } from '../../hooks/use-new-arrivals';
+import {
+  useDrawerNavigation,
+  useDrawerReturnFocus,
+  useOpenCopies,
+} from '../../hooks/use-open-question';
+import { SelectionContext, useSelection } from '../../hooks/use-selection';
+import { questionIdFromPath } from '../../utils/paths';
+import { BulkBar } from './bulk-bar';
+import { InboxBody } from './inbox-body';
+import {
+  NewArrivalsBanner,
+  PendingTitle,
+  RefreshFailedNote,
+  SourceFailuresNote,
+} from './inbox-notices';
+import { InboxToolbar } from './inbox-toolbar';
+import type { QuestionListHandle } from './question-list';
+import classes from './questions-page.module.css';
+import { ShortcutsHint } from './shortcuts-hint';
+
+// The drawer (with the answer forms) and the shortcuts dialog are not needed to show the list: they
+// load in their own chunks, the drawer's as soon as the list is on screen so a click opens it at once.
+const QuestionDrawer = lazyPart(() =>
+  import('../drawer/question-drawer').then((m) => m.QuestionDrawer),
+);
+const ShortcutsHelp = lazyPart(() =>
+  import('../drawer/shortcuts-help').then((m) => m.ShortcutsHelp),
+);
+const preloadDrawer = () => void QuestionDrawer.load().catch(() => {});
+
+export function QuestionsPage() {
+  const { filters, setFilters, search } = useInboxFilters();
+  const searchText = useSearchText(filters.q, setFilters);
+  const { view, pending, counts, liveFilters, visible, visibleIds, tags, users } = useInboxView(
+    filters,
+    searchText.query,
+    preloadDrawer,
+  );
+  const openId = questionIdFromPath(useLocation().pathname);
+  const open = useOpenCopies(openId, visible);
+  const draftIds = useDraftIds();
+  const { newIds, markAllSeen } = useNewArrivals(pending.data?.questions, openId);
+
+  const listRef = useRef<QuestionListHandle>(null);
+  const searchRef = useRef<HTMLInputElement>(null);
+  const lastOpen = useDrawerReturnFocus(openId, visibleIds, listRef);
+  const drawer = useDrawerNavigation(openId, visibleIds, lastOpen, search);
+  const flow = useAnswerAndNext(openId, visibleIds, lastOpen, drawer.switchTo);
+  const selection = useSelection(visible);
+  const [helpOpen, setHelpOpen] = useState(false);
+  // Mounted from the first time they are wanted, so they can animate out when closed.
+  const drawerUsed = useWantedOnce(openId !== undefined);
+  const helpUsed = useWantedOnce(helpOpen);
+  const refreshAll = useRefreshAll();
+  useInboxKeyboard({
+    openId,
+    visibleIds,
+    list: listRef,
+    neighbourOfOpen: drawer.neighbourOfOpen,
+    switchTo: drawer.switchTo,
+    searchBox: searchRef,
+    showHelp: () => setHelpOpen(true),
+    refresh: refreshAll,
+    toggleSelected: selection.toggle,
+  });
+
+  // A signed-out session is explained by its own alert; this one is for everything else.
+  const refreshFailed = view.isError && !!view.data && !isSignedOut(view.error);
+  const toolbarData = useDeferredToolbarData(counts, tags, users, {
+    updatedAt: view.dataUpdatedAt,
+    fetching: view.isFetching,
+    failed: refreshFailed,
+    onRefresh: refreshAll,
+  });
+  const clearFilters = () => {
+    searchText.clear();
+    setFilters({ q: '', tag: null, user: null });
+  };
+
+  return (
+    <div className={classes.page}>
+      <PendingTitle pending={pending.data?.questions} />
+      <Title order={2} className="visually-hidden">
+        Questions
+      </Title>
+      <InboxToolbar
+        filters={filters}
+        setFilters={setFilters}
+        searchRef={searchRef}
+        searchText={searchText}
+        onSearchDone={() => {
+          const first = visibleIds[0];
+          if (first) listRef.current?.focusRow(first);
+        }}
+        {...toolbarData}
+      />
+      {refreshFailed && <RefreshFailedNote error={view.error} />}
+      <SourceFailuresNote failures={view.data?.failures} />
+      <NewArrivalsBanner count={newIds.size} onSeen={markAllSeen} />
+      <BulkBar selection={selection} viewCount={visible.length} />
+      <Paper withBorder radius="md">
+        <SelectionContext value={selection.context}>
+          <InboxBody
+            list={view.data}
+            visible={visible}
+            filters={liveFilters}
+            failure={
+              view.isError
+                ? { error: view.error, retry: () => void view.refetch(), retrying: view.isFetching }
+                : null
+            }
+            onClearFilters={clearFilters}
+            listRef={listRef}
+            newIds={newIds}
+            draftIds={draftIds}
+            openId={openId}
+            openCopy={open.copy}
+            search={search}
+          />
+        </SelectionContext>
+      </Paper>
+      <ShortcutsHint onShow={() => setHelpOpen(true)} />
+      <LoadBoundary what="The question view" parts={[QuestionDrawer, ShortcutsHelp]}>
+        {drawerUsed && (
+          <DrawerFlowContext value={flow}>
+            <QuestionDrawer
+              id={openId ?? null}
+              copies={open.copies}
+              copy={open.copy}
+              nextId={drawer.neighbourOfOpen(1)}
+              onClose={drawer.close}
+              onOpen={drawer.switchTo}
+            />
+          </DrawerFlowContext>
+        )}
+        {helpUsed && <ShortcutsHelp opened={helpOpen} onClose={() => setHelpOpen(false)} />}
+      </LoadBoundary>
+    </div>
+  );
+}

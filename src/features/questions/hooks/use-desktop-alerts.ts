@@ -1,0 +1,98 @@
+import { useEffect, useEffectEvent, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { useRuntimeConfig } from '@/config/runtime-config';
+import { useClock, useNow } from '@/lib/clock';
+import { desktopNotifications, useDesktopNotificationState } from '@/lib/desktop-notifications';
+import { setFaviconBadge } from '@/lib/favicon-badge';
+import { useSession } from '@/lib/session-store';
+import type { Question } from '../api/schemas';
+import type { AlertMemory } from '../utils/desktop-alerts';
+import { questionPath } from '../utils/paths';
+import { pendingBadge } from '../utils/pending-badge';
+import { useLeading, useSharedPoller } from './use-shared-poller';
+
+/** A question crosses the 5-minute line between polls too: looked at this often while told. */
+const URGENT_CHECK_MS = 15_000;
+
+/** The tab's title and icon count the pending questions and turn urgent under 5 minutes left. */
+export function usePendingBadge(pending: Question[] | undefined) {
+  const { count, urgent, title } = pendingBadge(pending, useNow());
+  useEffect(() => {
+    document.title = title;
+  }, [title]);
+  useEffect(() => setFaviconBadge(count, urgent), [count, urgent]);
+  useEffect(() => () => setFaviconBadge(0, false), []);
+}
+
+const away = () => document.visibilityState === 'hidden' || !document.hasFocus();
+
+/**
+ * Desktop notifications for a reviewer who is away (another tab, another app), told by the tab
+ * that polls for the browser's tabs (so three tabs give one notification): see planDesktopAlert.
+ * While they are on, that tab keeps polling when hidden, every `notifyPollIntervalMs`.
+ */
+export function useDesktopAlerts(pending: Question[] | undefined) {
+  const notifications = desktopNotifications();
+  const on = useDesktopNotificationState(notifications) === 'on';
+  const poller = useSharedPoller();
+  const leading = useLeading(poller);
+  const { notifyPollIntervalMs } = useRuntimeConfig();
+  const { state: session } = useSession();
+  const clock = useClock();
+  const navigate = useNavigate();
+  const memory = useRef<AlertMemory | null>(null);
+  // What to tell loads only once they are on: most reviewers never turn them on.
+  const [planner, setPlanner] = useState<typeof import('../utils/desktop-alerts') | null>(null);
+  useEffect(() => {
+    if (!on || planner) return;
+    let live = true;
+    import('../utils/desktop-alerts').then(
+      (module) => live && setPlanner(module),
+      () => {},
+    );
+    return () => {
+      live = false;
+    };
+  }, [on, planner]);
+
+  useEffect(() => {
+    poller.setHiddenInterval(on ? notifyPollIntervalMs : null);
+    return () => poller.setHiddenInterval(null);
+  }, [poller, on, notifyPollIntervalMs]);
+
+  const evaluate = useEffectEvent(() => {
+    if (!planner) return;
+    const { alert, memory: next } = planner.planDesktopAlert(
+      memory.current ?? planner.emptyAlertMemory(),
+      {
+        pending,
+        now: clock.now(),
+        sessionEnded: session === 'ended',
+        away: away(),
+        teller: on && leading,
+      },
+    );
+    memory.current = next;
+    if (!alert) return;
+    const { openId } = alert;
+    notifications.show({
+      title: alert.title,
+      body: alert.body,
+      // Where every tab tells (no Web Locks), the same alert replaces itself instead of stacking.
+      tag: `questions-inbox:${openId ?? 'session'}`,
+      onClick: openId ? () => navigate(questionPath(openId)) : undefined,
+    });
+  });
+
+  // Once per poll (a new list), and when the session, the choice or the teller changes.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: these are what it runs on, not what it reads.
+  useEffect(() => {
+    evaluate();
+  }, [pending, session, on, leading, planner]);
+
+  useEffect(() => {
+    if (!on || !leading) return;
+    const timer = setInterval(() => evaluate(), URGENT_CHECK_MS);
+    return () => clearInterval(timer);
+  }, [on, leading]);
+}

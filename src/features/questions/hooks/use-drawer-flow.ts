@@ -1,0 +1,62 @@
+import { createContext, type RefObject, use, useLayoutEffect, useMemo, useRef } from 'react';
+import { useSwitchPreference } from '@/lib/preferences';
+import { nextAfterDone } from '../utils/next-question';
+
+export interface DrawerFlow {
+  /** An answer, not-applicable or cancel on `id` was accepted: on to the next question, if wanted. */
+  done(id: string): void;
+  /** True once for the question "answer and next" just moved to: its answer box takes the cursor. */
+  takeAnswerFocus(id: string): boolean;
+}
+
+export const DrawerFlowContext = createContext<DrawerFlow>({
+  done: () => {},
+  takeAnswerFocus: () => false,
+});
+
+export function useDrawerFlow(): DrawerFlow {
+  return use(DrawerFlowContext);
+}
+
+/** "Answer and next" is on unless the reviewer turned it off (remembered in this browser). */
+export function useAnswerAndNextPreference() {
+  return useSwitchPreference('answer-and-next', true);
+}
+
+/**
+ * Answer and next: once an action on the open question is accepted, the drawer moves to the next
+ * question of the view (see nextAfterDone) with the cursor in its answer box. Nothing moves if the
+ * reviewer has meanwhile opened another question or closed the drawer.
+ */
+export function useAnswerAndNext(
+  openId: string | undefined,
+  visibleIds: string[],
+  lastOpen: RefObject<{ id: string; index: number } | null>,
+  switchTo: (id: string) => void,
+): DrawerFlow {
+  const [enabled] = useAnswerAndNextPreference();
+  const latest = useRef({ openId, visibleIds, switchTo, enabled });
+  useLayoutEffect(() => {
+    latest.current = { openId, visibleIds, switchTo, enabled };
+  });
+  const focusFor = useRef<string | null>(null);
+  return useMemo(
+    () => ({
+      done(id) {
+        const { openId, visibleIds, switchTo, enabled } = latest.current;
+        if (!enabled || openId !== id) return;
+        const place = lastOpen.current?.id === id ? lastOpen.current.index : null;
+        const next = nextAfterDone(visibleIds, id, place);
+        if (!next) return;
+        focusFor.current = next;
+        switchTo(next);
+      },
+      takeAnswerFocus(id) {
+        if (focusFor.current !== id) return false;
+        focusFor.current = null;
+        return true;
+      },
+    }),
+    [lastOpen],
+  );
+}

@@ -1,0 +1,42 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useDeferredValue, useMemo, useState } from 'react';
+import { questionKeys } from '../api/queries';
+import type { RefreshIndicatorProps } from '../components/list/refresh-indicator';
+import type { StatusCounts } from './use-inbox-data';
+
+/** Refetches every list on screen and the open question, not just the view. */
+export function useRefreshAll(): () => void {
+  const queryClient = useQueryClient();
+  return useCallback(
+    () => void queryClient.refetchQueries({ queryKey: questionKeys.all, type: 'active' }),
+    [queryClient],
+  );
+}
+
+/**
+ * Counts, pickers and "updated" follow the rows in a deferred render: when a list arrives, its
+ * rows paint first and the toolbar a moment later, in short slices.
+ */
+export function useDeferredToolbarData(
+  counts: StatusCounts,
+  tags: string[],
+  users: string[],
+  { updatedAt, fetching, failed, onRefresh }: RefreshIndicatorProps,
+) {
+  return useDeferredValue(
+    useMemo(
+      () => ({ counts, tags, users, refresh: { updatedAt, fetching, failed, onRefresh } }),
+      [counts, tags, users, updatedAt, fetching, failed, onRefresh],
+    ),
+  );
+}
+
+/**
+ * True from the first render in which `wanted` is, and from then on: a lazily loaded part (the
+ * drawer, the shortcuts) is mounted when first wanted and stays, so it can animate out.
+ */
+export function useWantedOnce(wanted: boolean): boolean {
+  const [used, setUsed] = useState(wanted);
+  if (wanted && !used) setUsed(true);
+  return used || wanted;
+}

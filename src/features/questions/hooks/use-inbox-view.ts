@@ -1,0 +1,44 @@
+import { useEffect, useMemo, useState } from 'react';
+import { markFirstScreenShown, whenIdle } from '@/lib/idle';
+import type { Question } from '../api/schemas';
+import { applyFilters, facetValues, type InboxFilters } from '../utils/filters';
+import { useInboxData } from './use-inbox-data';
+
+const NO_QUESTIONS: Question[] = [];
+
+/**
+ * The inbox's lists and what the page shows of them: the view filtered as the search box is typed
+ * (the URL catches up a moment later), and the tag and user pickers' values. The other lists wait
+ * until the view's first rows are on screen; then `whenIdle` runs (the drawer's code loads).
+ */
+export function useInboxView(filters: InboxFilters, typedQuery: string, whenIdleAfter: () => void) {
+  // Set once the first rows are committed; the secondary lists wait for it.
+  const [viewShown, setViewShown] = useState(false);
+  const { view, pending, all, counts } = useInboxData(filters.status, viewShown);
+  // A poll that changes nothing keeps the same data (structural sharing): the page re-renders for
+  // its fetching state, but the memoized list and rows do not.
+  const listData = view.data;
+  const liveFilters = useMemo(() => ({ ...filters, q: typedQuery }), [filters, typedQuery]);
+  const visible = useMemo(
+    () => (listData ? applyFilters(listData.questions, liveFilters) : []),
+    [listData, liveFilters],
+  );
+  const visibleIds = useMemo(() => visible.map((q) => q.id), [visible]);
+
+  const listShown = listData !== undefined;
+  useEffect(() => {
+    if (!listShown) return;
+    markFirstScreenShown();
+    setViewShown(true);
+    return whenIdle(whenIdleAfter);
+  }, [listShown, whenIdleAfter]);
+
+  const facetSource = all.data?.questions ?? view.data?.questions ?? NO_QUESTIONS;
+  const tags = useMemo(() => facetValues(facetSource, (q) => q.tags), [facetSource]);
+  const users = useMemo(
+    () => facetValues(facetSource, (q) => (q.userId ? [q.userId] : [])),
+    [facetSource],
+  );
+
+  return { view, pending, counts, liveFilters, visible, visibleIds, tags, users };
+}

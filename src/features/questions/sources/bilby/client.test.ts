@@ -1,0 +1,191 @@
+import { createBilbyMock } from '@mock/bilby/app';
+import { BILBY_ORGANIZATION_ID, BUSY_DEMO_MS, bilbyDemoIds as ids } from '@mock/bilby/seed';
+import { createManualClock } from '@mock/clock';
+import { ApiError } from '@/lib/api-client';
+import { SourceApiError } from '../http';
+import { mountedFetch } from '../test-support';
+import type { SourceQuestion } from '../types';
+import { BUSY_MESSAGE, createBilbyClient } from './client';
+import { bilbyNativeId } from './map';
+
+const NOW = Date.parse('2026-11-30T12:00:00.000Z');
+const ROOT = 'http://localhost:3000/bilby/api/v1/';
+const KEY = 'pulse_key';
+
+function setup(options: Parameters<typeof createBilbyMock>[0] = {}) {
+  const clock = createManualClock(NOW);
+  const mock = createBilbyMock({ clock, apiKey: KEY, runAfterAnswerMs: 0, ...options });
+  const fetchImpl = mountedFetch(mock.app, '/bilby');
+  const requests: string[] = [];
+  const counting: typeof fetch = (input, init) => {
+    requests.push(`${init?.method ?? 'GET'} ${String(input)}`);
+    return fetchImpl(input, init);
+  };
+  const control = (path: string, body?: unknown) =>
+    mock.app.request(`/__mock/${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body ?? {}),
+    });
+  const config = {
+    apiBaseUrl: ROOT,
+    organizationId: BILBY_ORGANIZATION_ID,
+    headers: { Authorization: `Bearer ${KEY}` },
+  };
+  const client = createBilbyClient({ sourceId: 'bilby', config, fetchImpl: counting });
+  return { clock, mock, client, control, requests, fetchImpl, config };
+}
+
+async function failure(promise: Promise<unknown>): Promise<ApiError> {
+  const error = await promise.then(
+    () => {
+      throw new Error('expected the request to fail');
+    },
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ApiError);
+  return error as ApiError;
+}
+
+function find(questions: SourceQuestion[], conversationId: string, toolCallId: string) {
+  const question = questions.find((q) => q.nativeId === bilbyNativeId(conversationId, toolCallId));
+  if (!question) throw new Error(`no question ${toolCallId}`);
+  return question;
+}
+
+describe('Bilby adapter against the mock', () => {
+  it('follows every page, reads only conversations with questions, sends organizationId each time', async () => {
+    const { client, requests } = setup();
+    const list = await client.list();
+    expect(list.unreadable).toEqual([]);
+    expect(list.truncated).toBe(false);
+    const pages = requests.filter((r) => /\/conversations\?/.test(r));
+    expect(pages.length).toBeGreaterThanOrEqual(3);
+    expect(requests.every((r) => r.includes(`organizationId=${BILBY_ORGANIZATION_ID}`))).toBe(true);
+    // Six conversations hold questions; the seven quiet ones are never opened.
+    const details = requests.filter((r) => /\/conversations\/[^/?]+\?/.test(r));
+    expect(details).toHaveLength(6);
+    expect(list.questions).toHaveLength(7);
+    const database = find(list.questions, ids.database, ids.databaseCall);
+    expect(database).toMatchObject({
+      id: `bilby:${ids.database}:${ids.databaseCall}`,
+      status: 'pending',
+      expiresAt: null,
+      tags: ['Analytics database setup'],
+      busy: false,
+      capabilities: {
+        answer: 'choices',
+        notApplicable: { allowed: true },
+        edit: { allowed: false },
+        cancel: { allowed: false },
+      },
+    });
+    expect(database.prompts.map((p) => [p.header, p.multiSelect, p.options.length])).toEqual([
+      ['Postgres', false, 2],
+      ['Extensions', true, 4],
+    ]);
+    expect(find(list.questions, ids.busy, ids.busyCall).busy).toBe(true);
+  });
+
+  it('answers single- and multi-select with a summary; the call leaves the conversation', async () => {
+    const { client, mock } = setup();
+    const database = find((await client.list()).questions, ids.database, ids.databaseCall);
+    await client.answer(database, [
+      { selected: ['Postgres 17'] },
+      { selected: ['pgvector', 'PostGIS'], custom: 'and pg_cron' },
+    ]);
+    expect((await client.conversation(ids.database)).questions).toEqual([]);
+    const state = (await (await mock.app.request('/__mock/state')).json()) as {
+      conversations: { id: string; answered: { output: unknown }[] }[];
+    };
+    const answered = state.conversations.find((c) => c.id === ids.database)?.answered;
+    expect(answered?.[0]?.output).toEqual({
+      status: 'answered',
+      answers: [
+        { question: database.prompts[0]?.text, selected: ['Postgres 17'] },
+        {
+          question: database.prompts[1]?.text,
+          selected: ['pgvector', 'PostGIS'],
+          custom: 'and pg_cron',
+        },
+      ],
+      summary: 'Postgres: Postgres 17; Extensions: pgvector, PostGIS, and pg_cron',
+    });
+  });
+
+  it('dismisses as "Not applicable"', async () => {
+    const { client } = setup();
+    const launch = find((await client.list()).questions, ids.launch, ids.launchCall);
+    await client.dismiss(launch);
+    expect((await client.conversation(ids.launch)).questions).toEqual([]);
+  });
+
+  it('409 while the agent works: code "busy" with words for the reviewer; later it goes through', async () => {
+    const { client, clock } = setup();
+    const busy = find((await client.list()).questions, ids.busy, ids.busyCall);
+    const choices = [{ selected: ['Last year'] }];
+    const error = await failure(client.answer(busy, choices));
+    expect(error).toBeInstanceOf(SourceApiError);
+    expect(error).toMatchObject({
+      kind: 'conflict',
+      status: 409,
+      code: 'busy',
+      sourceKind: 'bilby',
+    });
+    expect(error.detail).toBe(BUSY_MESSAGE);
+    clock.advance(BUSY_DEMO_MS);
+    await client.answer(busy, choices);
+  });
+
+  it('answered elsewhere: not-found with Bilby’s words', async () => {
+    const { client, control } = setup();
+    const naming = find((await client.list()).questions, ids.naming, ids.namingCall);
+    await control(`conversations/${ids.naming}/tool-calls/${ids.namingCall}/answer`);
+    const error = await failure(client.answer(naming, [{ selected: [], custom: 'tally' }]));
+    expect(error).toMatchObject({ kind: 'not-found', status: 404 });
+    expect(error.detail).toMatch(/already answered/);
+  });
+
+  it('without organizationId the mock refuses, and the adapter says why', async () => {
+    const { fetchImpl, config } = setup();
+    const client = createBilbyClient({
+      sourceId: 'bilby',
+      config: { ...config, organizationId: undefined },
+      fetchImpl,
+    });
+    const error = await failure(client.list());
+    expect(error).toMatchObject({ kind: 'validation', status: 400 });
+    expect(error.detail).toMatch(/organizationId is required/);
+  });
+
+  it('a refused key is auth; a 503 is unavailable with the server’s words', async () => {
+    const { fetchImpl, config, control, client } = setup();
+    const anonymous = createBilbyClient({
+      sourceId: 'b',
+      config: { ...config, headers: {} },
+      fetchImpl,
+    });
+    expect(await failure(anonymous.list())).toMatchObject({ kind: 'auth', status: 401 });
+    await control('faults', { kind: 'status', status: 503, message: 'Maintenance' });
+    expect(await failure(client.list())).toMatchObject({
+      kind: 'unavailable',
+      detail: 'Service Unavailable: Maintenance',
+    });
+  });
+
+  it('one damaged conversation of a page is reported; the others are read', async () => {
+    const { client, control } = setup();
+    await control('faults', { kind: 'corrupt', match: { method: 'GET', path: '/conversations' } });
+    const list = await client.list();
+    expect(list.unreadable).toHaveLength(1);
+    expect(list.questions.length).toBeGreaterThanOrEqual(5);
+  });
+
+  it('stops after 50 pages and says the list is cut', async () => {
+    const { client, control, requests } = setup({ seed: 'empty', pageSize: 1 });
+    for (let i = 0; i < 52; i += 1) await control('conversations', { title: `c${i}` });
+    const list = await client.list();
+    expect(requests).toHaveLength(50);
+    expect(list.truncated).toBe(true);
+  });
+});

@@ -1,0 +1,147 @@
+import { parseResponse } from '@/lib/api-client';
+import type { UnreadableRecord } from '../../api/schemas';
+import { SourceApiError, sendWire, type WireRequest } from '../http';
+import type { SourceList, SourceQuestion } from '../types';
+import {
+  acceptedSchema,
+  conversationDetailSchema,
+  conversationPageSchema,
+  conversationSummarySchema,
+  MAX_PAGES,
+  readBilbyError,
+  type ToolOutput,
+} from './assumptions';
+import { mapConversation, parseBilbyNativeId } from './map';
+import {
+  type BilbyConfig,
+  buildAnswerOutput,
+  buildDismissOutput,
+  type Choice,
+  getConversationRequest,
+  listConversationsRequest,
+  toolOutputsRequest,
+} from './requests';
+
+export interface BilbyClientOptions {
+  sourceId: string;
+  config: BilbyConfig;
+  fetchImpl?: typeof fetch;
+}
+
+/** Conversations read at once after the list (browsers open about six connections a host). */
+const DETAIL_CONCURRENCY = 4;
+
+export const BUSY_MESSAGE =
+  'The agent is still working on this conversation; try again in a moment.';
+
+/** Bilby as the portal assumes it (assumptions.ts): discover, read, answer or dismiss. */
+export function createBilbyClient({ sourceId, config, fetchImpl }: BilbyClientOptions) {
+  const send = (request: WireRequest, signal?: AbortSignal) =>
+    sendWire(request, {
+      sourceKind: 'bilby',
+      readError: readBilbyError,
+      ...(fetchImpl ? { fetchImpl } : {}),
+      ...(signal ? { signal } : {}),
+    });
+
+  async function conversation(id: string, signal?: AbortSignal) {
+    const request = getConversationRequest(config, id);
+    return parseResponse(conversationDetailSchema, await send(request, signal), request);
+  }
+
+  async function post(conversationId: string, toolCallId: string, output: ToolOutput) {
+    const request = toolOutputsRequest(config, conversationId, [{ toolCallId, output }]);
+    try {
+      parseResponse(acceptedSchema, await send(request), request);
+    } catch (error) {
+      if (error instanceof SourceApiError && error.code === 'busy') {
+        throw new SourceApiError({
+          kind: error.kind,
+          status: error.status,
+          method: error.method,
+          url: error.url,
+          sourceKind: 'bilby',
+          code: 'busy',
+          detail: BUSY_MESSAGE,
+          retryAfterMs: error.retryAfterMs,
+        });
+      }
+      throw error;
+    }
+  }
+
+  return {
+    /** Every page (at most MAX_PAGES), then each conversation that has questions waiting. */
+    async list(signal?: AbortSignal): Promise<SourceList> {
+      const ids: string[] = [];
+      const unreadable: UnreadableRecord[] = [];
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const request = listConversationsRequest(config, cursor);
+        const page = parseResponse(conversationPageSchema, await send(request, signal), request);
+        for (const item of page.conversations) {
+          const parsed = conversationSummarySchema.safeParse(item);
+          if (!parsed.success) {
+            const rawId = (item as { id?: unknown } | null)?.id;
+            unreadable.push({
+              index: unreadable.length,
+              id: typeof rawId === 'string' ? rawId : null,
+              problems: parsed.error.issues.map(
+                (issue) => `${issue.path.join('.') || 'record'}: ${issue.message}`,
+              ),
+            });
+          } else if ((parsed.data.pendingQuestionCount ?? 0) > 0) {
+            ids.push(parsed.data.id);
+          }
+        }
+        cursor = page.nextCursor ?? null;
+        pages += 1;
+      } while (cursor !== null && pages < MAX_PAGES);
+
+      // The conversations are read a few at a time (not one after another: a list of ten
+      // conversations would take ten round trips), and mapped in the list's order.
+      const details: (Awaited<ReturnType<typeof conversation>> | null)[] = [];
+      let next = 0;
+      const worker = async () => {
+        while (next < ids.length) {
+          const index = next++;
+          try {
+            details[index] = await conversation(ids[index] as string, signal);
+          } catch (error) {
+            // Gone between the list and now: nothing to answer there.
+            if (error instanceof SourceApiError && error.kind === 'not-found')
+              details[index] = null;
+            else throw error;
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(DETAIL_CONCURRENCY, ids.length) }, worker));
+      const questions: SourceQuestion[] = [];
+      for (const detail of details) {
+        if (!detail) continue;
+        const mapped = mapConversation(sourceId, detail);
+        questions.push(...mapped.questions);
+        unreadable.push(...mapped.unreadable);
+      }
+      return { questions, unreadable, truncated: cursor !== null };
+    },
+
+    /** The questions of one conversation (after a deep link or a refresh of one question). */
+    async conversation(conversationId: string, signal?: AbortSignal) {
+      return mapConversation(sourceId, await conversation(conversationId, signal));
+    },
+
+    /** 202 resolves; a 409 is a SourceApiError with code "busy" and the busy message. */
+    async answer(question: SourceQuestion, choices: readonly Choice[]): Promise<void> {
+      const { conversationId, toolCallId } = parseBilbyNativeId(question.nativeId);
+      await post(conversationId, toolCallId, buildAnswerOutput(question.prompts, choices));
+    },
+
+    /** "Not applicable", sent as `status: "dismissed"`. */
+    async dismiss(question: SourceQuestion): Promise<void> {
+      const { conversationId, toolCallId } = parseBilbyNativeId(question.nativeId);
+      await post(conversationId, toolCallId, buildDismissOutput());
+    },
+  };
+}

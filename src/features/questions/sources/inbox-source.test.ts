@@ -1,0 +1,148 @@
+import { createMockBackend } from '@mock/app';
+import { createBilbyMock } from '@mock/bilby/app';
+import { BILBY_ORGANIZATION_ID, bilbyDemoIds } from '@mock/bilby/seed';
+import { createManualClock } from '@mock/clock';
+import { createVertesiaMock } from '@mock/vertesia/app';
+import { vertesiaDemoIds } from '@mock/vertesia/seed';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApiClient } from '@/lib/api-client';
+import { createReflexioSource } from '../api/requests';
+import type { QuestionOrigin } from '../api/schemas';
+import { createInboxSource } from './inbox-source';
+import { createBilbySource, createVertesiaSource } from './system-sources';
+import { mountedFetch } from './test-support';
+
+const NOW = Date.parse('2026-11-30T12:00:00.000Z');
+const ORIGIN = 'http://localhost:3000';
+const reflexio: QuestionOrigin = { id: 'reflexio', kind: 'reflexio', label: 'Reflexio' };
+const vertesia: QuestionOrigin = { id: 'vertesia', kind: 'vertesia', label: 'Vertesia' };
+const bilby: QuestionOrigin = { id: 'bilby', kind: 'bilby', label: 'Bilby' };
+
+const closers: (() => void)[] = [];
+afterEach(() => {
+  for (const close of closers.splice(0)) close();
+});
+
+function setup() {
+  const clock = createManualClock(NOW);
+  const mocks = {
+    reflexio: createMockBackend({ clock, latencyMs: 0, simulatorIntervalMs: 0 }),
+    vertesia: createVertesiaMock({ clock, latencyMs: 0 }),
+    bilby: createBilbyMock({ clock, latencyMs: 0, runAfterAnswerMs: 0 }),
+  };
+  for (const mock of Object.values(mocks)) closers.push(mock.close);
+  const fetchImpl = mountedFetch(mocks.reflexio.app, '');
+  const client = createApiClient({ baseUrl: new URL(`${ORIGIN}/api/`), fetchImpl });
+  const source = createInboxSource([
+    { origin: reflexio, source: createReflexioSource(client, reflexio) },
+    {
+      origin: vertesia,
+      source: createVertesiaSource(
+        vertesia,
+        { apiBaseUrl: `${ORIGIN}/vertesia/api/v1` },
+        mountedFetch(mocks.vertesia.app, '/vertesia'),
+      ),
+    },
+    {
+      origin: bilby,
+      source: createBilbySource(
+        bilby,
+        { apiBaseUrl: `${ORIGIN}/bilby/api/v1`, organizationId: BILBY_ORGANIZATION_ID },
+        mountedFetch(mocks.bilby.app, '/bilby'),
+      ),
+    },
+  ]);
+  const fault = (app: { request: (path: string, init: RequestInit) => unknown }, spec: object) =>
+    app.request('/__mock/faults', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(spec),
+    });
+  return { source, mocks, fault };
+}
+
+describe('one inbox across Reflexio, Vertesia and Bilby', () => {
+  it('lists every source’s questions, each with its origin; Reflexio ids stay as they are', async () => {
+    const { source } = setup();
+    const list = await source.list({ status: 'pending', limit: 500 });
+    expect(list.failures).toEqual([]);
+    const kinds = new Set(list.questions.map((question) => question.source.kind));
+    expect(kinds).toEqual(new Set(['reflexio', 'vertesia', 'bilby']));
+    for (const question of list.questions) {
+      expect(question.status).toBe('pending');
+      if (question.source.kind === 'reflexio') expect(question.id).not.toContain(':');
+      else expect(question.id.startsWith(`${question.source.id}:`)).toBe(true);
+    }
+    expect(list.questions.map((question) => question.id)).toContain(
+      `vertesia:${vertesiaDemoIds.twoQuestions}`,
+    );
+    expect(list.questions.map((question) => question.id)).toContain(
+      `bilby:${bilbyDemoIds.database}:${bilbyDemoIds.databaseCall}`,
+    );
+  });
+
+  it('opens a question of each source by its id', async () => {
+    const { source } = setup();
+    const ask = await source.get(`vertesia:${vertesiaDemoIds.twoQuestions}`);
+    expect(ask.source).toEqual(vertesia);
+    expect(ask.questionText.split('\n')).toHaveLength(2);
+    const call = await source.get(`bilby:${bilbyDemoIds.database}:${bilbyDemoIds.databaseCall}`);
+    expect(call).toMatchObject({ source: bilby, expiresAt: null, status: 'pending' });
+    const first = (await source.list({ status: 'pending', limit: 500 })).questions.find(
+      (question) => question.source.kind === 'reflexio',
+    );
+    expect((await source.get(first?.id ?? '')).id).toBe(first?.id);
+  });
+
+  it('one source failing is named while the others stay; then its last list is shown, marked stale', async () => {
+    const { source, mocks, fault } = setup();
+    await fault(mocks.vertesia.app, { kind: 'status', status: 503, count: 1 });
+    const first = await source.list({ status: 'pending', limit: 500 });
+    expect(first.failures).toEqual([
+      { source: vertesia, message: 'Vertesia is unavailable (HTTP 503)', stale: false },
+    ]);
+    expect(first.questions.some((question) => question.source.kind === 'vertesia')).toBe(false);
+    expect(first.questions.some((question) => question.source.kind === 'bilby')).toBe(true);
+
+    const second = await source.list({ status: 'pending', limit: 500 });
+    expect(second.failures).toEqual([]);
+    await fault(mocks.bilby.app, { kind: 'status', status: 502, count: 1 });
+    const third = await source.list({ status: 'pending', limit: 500 });
+    expect(third.failures).toEqual([
+      { source: bilby, message: 'Bilby is unavailable (HTTP 502)', stale: true },
+    ]);
+    expect(third.questions.filter((question) => question.source.kind === 'bilby')).toEqual(
+      second.questions.filter((question) => question.source.kind === 'bilby'),
+    );
+  });
+
+  it('fails as a whole only when every source fails', async () => {
+    const { source, mocks, fault } = setup();
+    for (const app of [mocks.reflexio.app, mocks.vertesia.app, mocks.bilby.app]) {
+      await fault(app, { kind: 'status', status: 503, count: 1 });
+    }
+    await expect(source.list({ status: 'pending', limit: 500 })).rejects.toMatchObject({
+      status: 503,
+    });
+  });
+
+  it('answers a one-question Vertesia ask and dismisses a Bilby question', async () => {
+    const { source } = setup();
+    const asks = (await source.list({ status: 'pending', limit: 500 })).questions.filter(
+      (question) => question.source.kind === 'vertesia' && !question.questionText.includes('\n'),
+    );
+    const one = asks[0];
+    if (!one) throw new Error('the demo has a one-question ask');
+    const answered = await source.resolve(one.id, { result: { answer: 'Yes, ship it' } });
+    expect(answered).toMatchObject({
+      id: one.id,
+      status: 'resolved',
+      result: { answer: 'Yes, ship it' },
+    });
+
+    const id = `bilby:${bilbyDemoIds.naming}:${bilbyDemoIds.namingCall}`;
+    const dismissed = await source.markNotApplicable(id, {});
+    expect(dismissed).toMatchObject({ id, status: 'resolved' });
+    await expect(source.get(id)).rejects.toMatchObject({ kind: 'not-found' });
+  });
+});

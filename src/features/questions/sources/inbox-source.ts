@@ -1,0 +1,150 @@
+import { ApiError, isApiError } from '@/lib/api-client';
+import type { Question, QuestionList, QuestionOrigin, SourceFailure } from '../api/schemas';
+import type { ListParams, QuestionSource } from '../api/source';
+
+/** One configured system and its question source, which speaks in that system's own ids. */
+export interface InboxMember {
+  origin: QuestionOrigin;
+  source: QuestionSource;
+}
+
+/** "Vertesia is unavailable (HTTP 503)": what the list says of a source it could not read. */
+export function describeSourceFailure(origin: QuestionOrigin, error: unknown): string {
+  if (!isApiError(error)) return `${origin.label} could not be read`;
+  if (error.kind === 'auth') return `${origin.label}: the session has ended (HTTP ${error.status})`;
+  if (error.kind === 'network') return `${origin.label} could not be reached`;
+  if (error.kind === 'bad-response' && error.status === 0) {
+    return `${origin.label} sent an answer the portal cannot read`;
+  }
+  return `${origin.label} is unavailable (HTTP ${error.status})`;
+}
+
+function notFound(id: string): ApiError {
+  return new ApiError({
+    kind: 'not-found',
+    status: 404,
+    detail: 'No configured source has this question.',
+    method: 'GET',
+    url: id,
+  });
+}
+
+/**
+ * Every configured system as one question source. The first Reflexio source keeps its ids as they
+ * are (so existing `/questions/<id>` links keep working); the others' ids are `<sourceId>:<id>`.
+ * A list reads every source at once; one that fails is named in `failures` while the others'
+ * questions are shown. Only when every source fails does the list fail.
+ */
+export function createInboxSource(members: readonly InboxMember[]): QuestionSource {
+  const plain = members.find((member) => member.origin.kind === 'reflexio') ?? null;
+  const prefixOf = (member: InboxMember) => (member === plain ? '' : `${member.origin.id}:`);
+  const outward = (member: InboxMember, question: Question): Question => {
+    const prefix = prefixOf(member);
+    return prefix ? { ...question, id: `${prefix}${question.id}` } : question;
+  };
+
+  function route(id: string): { member: InboxMember; nativeId: string } {
+    const at = id.indexOf(':');
+    if (at > 0) {
+      const named = members.find(
+        (member) => member !== plain && member.origin.id === id.slice(0, at),
+      );
+      if (named) return { member: named, nativeId: id.slice(at + 1) };
+    }
+    if (plain) return { member: plain, nativeId: id };
+    throw notFound(id);
+  }
+
+  const act =
+    <I>(call: (source: QuestionSource, id: string, input: I) => Promise<Question>) =>
+    async (id: string, input: I) => {
+      const { member, nativeId } = route(id);
+      return outward(member, await call(member.source, nativeId, input));
+    };
+
+  // Each source's last list per query, shown (marked stale) while that source fails.
+  const lastGood = new Map<string, QuestionList>();
+
+  return {
+    key: members.map((member) => member.source.key).join('|'),
+    label: members.map((member) => member.origin.label).join(', '),
+    async list(params: ListParams, signal?: AbortSignal): Promise<QuestionList> {
+      const settled = await Promise.allSettled(
+        members.map((member) => member.source.list(params, signal)),
+      );
+      const failures: SourceFailure[] = [];
+      const merged: QuestionList = { questions: [], unreadable: [], truncated: false, failures };
+      settled.forEach((result, index) => {
+        const member = members[index] as InboxMember;
+        const cacheKey = `${index}|${params.status ?? 'all'}|${params.limit}`;
+        let list: QuestionList;
+        if (result.status === 'rejected') {
+          const stale = lastGood.get(cacheKey);
+          failures.push({
+            source: member.origin,
+            message: describeSourceFailure(member.origin, result.reason),
+            stale: stale !== undefined,
+          });
+          if (!stale) return;
+          list = stale;
+        } else {
+          list = result.value;
+          lastGood.set(cacheKey, list);
+        }
+        for (const question of list.questions) {
+          merged.questions.push(outward(member, question));
+        }
+        const prefix = prefixOf(member);
+        for (const record of list.unreadable) {
+          merged.unreadable.push({
+            ...record,
+            id: record.id === null ? null : `${prefix}${record.id}`,
+          });
+        }
+        merged.truncated ||= list.truncated;
+      });
+      // Nothing to show from any source: the list's own error screen says why.
+      const firstFailure = settled.find((result) => result.status === 'rejected');
+      if (failures.length === members.length && firstFailure) throw firstFailure.reason;
+      return merged;
+    },
+    get: async (id, signal) => {
+      const { member, nativeId } = route(id);
+      return outward(member, await member.source.get(nativeId, signal));
+    },
+    resolve: act((source, id, input) => source.resolve(id, input)),
+    updateAnswer: act((source, id, input) => source.updateAnswer(id, input)),
+    markNotApplicable: act((source, id, input) => source.markNotApplicable(id, input)),
+    cancel: async (id) => {
+      const { member, nativeId } = route(id);
+      return outward(member, await member.source.cancel(nativeId));
+    },
+  };
+}
+
+/**
+ * A source whose code loads on first use (`load` runs once; a failed load is tried again on the
+ * next call): Vertesia's and Bilby's adapters stay out of the first download.
+ */
+export function createLazySource(
+  identity: { key: string; label: string },
+  load: () => Promise<QuestionSource>,
+): QuestionSource {
+  let loading: Promise<QuestionSource> | null = null;
+  const source = () => {
+    loading ??= load().catch((error: unknown) => {
+      loading = null;
+      throw error;
+    });
+    return loading;
+  };
+  return {
+    ...identity,
+    list: async (params, signal) => (await source()).list(params, signal),
+    get: async (id, signal) => (await source()).get(id, signal),
+    resolve: async (id, input) => (await source()).resolve(id, input),
+    updateAnswer: async (id, input) => (await source()).updateAnswer(id, input),
+    markNotApplicable: async (id, input) => (await source()).markNotApplicable(id, input),
+    cancel: async (id) => (await source()).cancel(id),
+  };
+}

@@ -1,0 +1,96 @@
+import type { QuestionStatus, UnreadableRecord } from '../api/schemas';
+
+/**
+ * Draft of the portal's own question record once it reads from several systems. Each source's
+ * adapter maps its wire records to this; the rest of the app would see only this and the
+ * capabilities. Not wired into the app yet: it maps onto today's Reflexio `Question`
+ * (api/schemas.ts) field for field where Reflexio has one (see the report of the source-mocks
+ * branch for the mapping).
+ */
+export type SourceKind = 'reflexio' | 'vertesia' | 'bilby';
+
+export const SOURCE_NAMES: Record<SourceKind, string> = {
+  reflexio: 'Reflexio',
+  vertesia: 'Vertesia',
+  bilby: 'Bilby',
+};
+
+/**
+ * How a question is answered:
+ * - `text`: one free-text answer (Reflexio `ask_human`);
+ * - `json`: a JSON object (Reflexio, other tools);
+ * - `texts`: one text box per prompt, sent as one string (Vertesia);
+ * - `choices`: per prompt, option labels (one, or several if multi-select) and/or free "other"
+ *   text (Bilby).
+ */
+export type AnswerKind = 'text' | 'json' | 'texts' | 'choices';
+
+/** An action the drawer may offer; when it cannot, the reason is what the reviewer is told. */
+export type Capability = { allowed: true } | { allowed: false; reason: string };
+
+export interface SourceCapabilities {
+  answer: AnswerKind;
+  edit: Capability;
+  notApplicable: Capability;
+  cancel: Capability;
+}
+
+export interface PromptOption {
+  label: string;
+  description: string | null;
+}
+
+/** One question inside a source question (a Vertesia ask or a Bilby tool call holds several). */
+export interface SourcePrompt {
+  text: string;
+  /** Short title (Bilby's `header`); null where the source has none. */
+  header: string | null;
+  /** Empty: free text only. */
+  options: PromptOption[];
+  multiSelect: boolean;
+}
+
+export interface SourceQuestion {
+  /** Unique across sources: `<sourceId>:<nativeId>`; what URLs and drafts would use. */
+  id: string;
+  sourceKind: SourceKind;
+  /** The configured source's id (config `sources[].id`). */
+  sourceId: string;
+  /** The id the source's own API takes (Vertesia askId; Bilby `<conversationId>:<toolCallId>`). */
+  nativeId: string;
+  status: QuestionStatus;
+  /** Every prompt's text, one per line: what the list shows and search reads. */
+  text: string;
+  prompts: SourcePrompt[];
+  createdAt: number | null;
+  resolvedAt: number | null;
+  /** null: no deadline (Bilby). */
+  expiresAt: number | null;
+  /** The answer the source holds, when it shows one (Vertesia `response`). */
+  answerText: string | null;
+  /** Who asked: Vertesia `agentName`; null where the source does not say. */
+  agent: string | null;
+  /** Filterable labels: Vertesia agent name, Bilby conversation title. */
+  tags: string[];
+  /** The person the question is about or for, where the source has one (Reflexio `user_id`). */
+  user: string | null;
+  /** Further facts shown in the drawer, in order. */
+  context: { label: string; value: string }[];
+  /** The agent is working right now, so answers are refused for a while (Bilby `running`). */
+  busy: boolean;
+  capabilities: SourceCapabilities;
+}
+
+export interface SourceList {
+  questions: SourceQuestion[];
+  unreadable: UnreadableRecord[];
+  /** Not everything could be read (Bilby: more pages than the portal follows). */
+  truncated: boolean;
+}
+
+export const allowed: Capability = { allowed: true };
+export const notAllowed = (reason: string): Capability => ({ allowed: false, reason });
+
+export function questionId(sourceId: string, nativeId: string): string {
+  return `${sourceId}:${nativeId}`;
+}

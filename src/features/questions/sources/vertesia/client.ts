@@ -1,0 +1,81 @@
+import { parseResponse } from '@/lib/api-client';
+import { SourceApiError, sendWire } from '../http';
+import type { SourceList, SourceQuestion } from '../types';
+import { mapAskList, mapPendingAsk } from './map';
+import {
+  buildVertesiaResponse,
+  getAskRequest,
+  listAsksRequest,
+  resolveAskRequest,
+  type VertesiaConfig,
+} from './requests';
+import { askListSchema, pendingAskSchema, readVertesiaError, resolveResponseSchema } from './wire';
+
+export interface VertesiaClientOptions {
+  sourceId: string;
+  config: VertesiaConfig;
+  fetchImpl?: typeof fetch;
+}
+
+/** Vertesia's pending asks: list (the whole project, no paging), get, resolve. */
+export function createVertesiaClient({ sourceId, config, fetchImpl }: VertesiaClientOptions) {
+  const send = (request: ReturnType<typeof listAsksRequest>, signal?: AbortSignal) =>
+    sendWire(request, {
+      sourceKind: 'vertesia',
+      readError: readVertesiaError,
+      ...(fetchImpl ? { fetchImpl } : {}),
+      ...(signal ? { signal } : {}),
+    });
+
+  async function get(askId: string, signal?: AbortSignal): Promise<SourceQuestion> {
+    const request = getAskRequest(config, askId);
+    const data = await send(request, signal);
+    return mapPendingAsk(sourceId, parseResponse(pendingAskSchema, data, request));
+  }
+
+  return {
+    async list(signal?: AbortSignal): Promise<SourceList> {
+      const request = listAsksRequest(config);
+      const data = await send(request, signal).catch((error: unknown) => {
+        // The list exists whatever the project holds: a 404 means a wrong API address.
+        if (error instanceof SourceApiError && error.kind === 'not-found') {
+          throw new SourceApiError({
+            kind: 'bad-response',
+            status: 404,
+            method: request.method,
+            url: request.url,
+            sourceKind: 'vertesia',
+            code: error.code,
+            message: 'The Vertesia API address answered HTTP 404.',
+          });
+        }
+        throw error;
+      });
+      return mapAskList(sourceId, parseResponse(askListSchema, data, request).asks);
+    },
+    get,
+    /** Sends one answer per question as one `response`; then reads the ask back. */
+    async resolve(ask: SourceQuestion, answers: readonly string[]): Promise<SourceQuestion> {
+      const response = buildVertesiaResponse(
+        ask.prompts.map((prompt) => prompt.text),
+        answers,
+      );
+      const request = resolveAskRequest(config, ask.nativeId, response);
+      const data = await send(request);
+      const result = parseResponse(resolveResponseSchema, data, request);
+      // HTTP 200 with `success: false` is a failure too.
+      if (!result.success) {
+        throw new SourceApiError({
+          kind: 'server',
+          status: 200,
+          method: request.method,
+          url: request.url,
+          sourceKind: 'vertesia',
+          code: 'unsuccessful',
+          detail: result.error || 'Vertesia did not accept the answer.',
+        });
+      }
+      return get(ask.nativeId);
+    },
+  };
+}
