@@ -23,6 +23,9 @@ export function BulkBar({ selection, viewCount }: { selection: SelectionApi; vie
   const now = useNow(10_000);
   const actions = bulkActions(selection.selected, now);
   const [action, setAction] = useState<BulkAction | null>(null);
+  // The questions the reviewer chose, as the confirmation names them: a refresh that drops one
+  // from the view (someone else closed it) must not shrink what the reviewer is confirming.
+  const [chosen, setChosen] = useState(selection.selected);
   const [wanted, setWanted] = useState(false);
   const header = useRef<HTMLInputElement>(null);
   const all = viewCount > 0 && count === viewCount;
@@ -35,7 +38,7 @@ export function BulkBar({ selection, viewCount }: { selection: SelectionApi; vie
     <LoadBoundary what="The bulk action" parts={[BulkDialog]}>
       <BulkDialog
         action={action}
-        questions={selection.selected}
+        questions={chosen}
         onClose={() => setAction(null)}
         onFinished={selection.keepOnly}
       />
@@ -68,6 +71,7 @@ export function BulkBar({ selection, viewCount }: { selection: SelectionApi; vie
                   variant="default"
                   onClick={() => {
                     setWanted(true);
+                    setChosen(selection.selected);
                     setAction(each);
                   }}
                 >
