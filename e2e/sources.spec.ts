@@ -143,3 +143,167 @@ test('one source down: it is named, and the others keep working', async ({
   await row(page, namingId).getByRole('link').click();
   await expect(drawer(page).getByText('Bilby', { exact: true })).toBeVisible();
 });
+
+type BilbyState = {
+  conversations: {
+    id: string;
+    answered: {
+      toolCallId: string;
+      output: { status: string; answers: unknown[]; summary: string };
+    }[];
+  }[];
+};
+
+async function bilbyAnswered(request: APIRequestContext, tenant: string, conversationId: string) {
+  const state = (await control(request, tenant, 'bilby', 'GET', 'state')) as BilbyState;
+  return state.conversations.find((c) => c.id === conversationId)?.answered ?? [];
+}
+
+const twoQuestionsId = `vertesia:${vertesiaDemoIds.twoQuestions}`;
+const regionQuestion = 'Which region should the new workspace for Acme Corp live in?';
+const ownerQuestion = 'Who should own the workspace: Dana Whitfield or the Acme IT team?';
+
+test('answer a two-question Vertesia ask: one box per question, one readable response', async ({
+  page,
+  request,
+  mock,
+}) => {
+  await page.goto(`questions/${encodeURIComponent(twoQuestionsId)}`);
+  const question = drawer(page);
+  await expect(question.getByRole('textbox', { name: regionQuestion })).toBeVisible();
+  await expectNoA11yViolations(page, '[role="dialog"]');
+  // Both must be answered before anything is sent.
+  await question.getByRole('textbox', { name: regionQuestion }).fill('eu-west-1 (Ireland)');
+  await question.getByRole('button', { name: 'Answer', exact: true }).click();
+  await expect(question.getByText('Answer this question too')).toBeVisible();
+  await question.getByRole('textbox', { name: ownerQuestion }).fill('Dana Whitfield');
+  await question.getByRole('textbox', { name: ownerQuestion }).press('Control+Enter');
+  await expect(page.getByText('Answer sent')).toBeVisible();
+  const state = (await control(request, mock.tenant, 'vertesia', 'GET', 'state')) as {
+    asks: { askId: string; status: string; response?: string }[];
+  };
+  expect(state.asks.find((ask) => ask.askId === vertesiaDemoIds.twoQuestions)).toMatchObject({
+    status: 'resolved',
+    response: `Q: ${regionQuestion}\nA: eu-west-1 (Ireland)\n\nQ: ${ownerQuestion}\nA: Dana Whitfield`,
+  });
+});
+
+test('a Vertesia conflict: answered elsewhere first, the reviewer is told and keeps the text', async ({
+  page,
+  request,
+  mock,
+}) => {
+  await page.goto(`questions/${encodeURIComponent(twoQuestionsId)}`);
+  const question = drawer(page);
+  await question.getByRole('textbox', { name: regionQuestion }).fill('us-east-2');
+  await question.getByRole('textbox', { name: ownerQuestion }).fill('The Acme IT team');
+  await control(
+    request,
+    mock.tenant,
+    'vertesia',
+    'POST',
+    `asks/${vertesiaDemoIds.twoQuestions}/resolve`,
+    {
+      response: 'Answered in the Vertesia chat',
+    },
+  );
+  // Told on sending, or by the refresh that sees it first: either way in words, text kept.
+  await question.getByRole('button', { name: 'Answer', exact: true }).click();
+  await expect(question.getByText(/someone else/i).first()).toBeVisible();
+  await expect(question.getByRole('textbox', { name: regionQuestion })).toHaveValue('us-east-2');
+  await expect(question.getByRole('textbox', { name: ownerQuestion })).toHaveValue(
+    'The Acme IT team',
+  );
+});
+
+test('answer a Bilby call with a single-select and a multi-select question', async ({
+  page,
+  request,
+  mock,
+}) => {
+  const id = `bilby:${bilbyDemoIds.database}:${bilbyDemoIds.databaseCall}`;
+  await page.goto(`questions/${id}`);
+  const question = drawer(page);
+  await question.getByRole('radio', { name: 'Postgres 17' }).check();
+  await question.getByRole('checkbox', { name: 'PostGIS' }).check();
+  await question.getByRole('checkbox', { name: 'pgvector' }).check();
+  await question
+    .getByRole('textbox', { name: 'Or in your own words: Extensions' })
+    .fill('pg_partman');
+  await expectNoA11yViolations(page, '[role="dialog"]');
+  // What is chosen is a draft like typed text: it survives a reload.
+  await page.reload();
+  await expect(drawer(page).getByRole('radio', { name: 'Postgres 17' })).toBeChecked();
+  await expect(drawer(page).getByRole('checkbox', { name: 'pgvector' })).toBeChecked();
+  await drawer(page).getByRole('button', { name: 'Answer', exact: true }).click();
+  await expect(page.getByText('Answer sent')).toBeVisible();
+  expect(await bilbyAnswered(request, mock.tenant, bilbyDemoIds.database)).toEqual([
+    expect.objectContaining({
+      toolCallId: bilbyDemoIds.databaseCall,
+      output: {
+        status: 'answered',
+        answers: [
+          {
+            question: 'Which Postgres version should the new analytics database run?',
+            selected: ['Postgres 17'],
+          },
+          {
+            question: 'Which extensions should be installed from the start?',
+            selected: ['PostGIS', 'pgvector'],
+            custom: 'pg_partman',
+          },
+        ],
+        summary: 'Postgres: Postgres 17; Extensions: PostGIS, pgvector, pg_partman',
+      },
+    }),
+  ]);
+});
+
+test('a Bilby 409 while the agent is busy: the choice is kept, and Try again sends it', async ({
+  page,
+  request,
+  mock,
+}) => {
+  const id = `bilby:${bilbyDemoIds.busy}:${bilbyDemoIds.busyCall}`;
+  await page.goto(`questions/${id}`);
+  const question = drawer(page);
+  await expect(question.getByTestId('agent-busy-note')).toBeVisible();
+  await question.getByRole('radio', { name: 'Last year' }).check();
+  await question.getByRole('button', { name: 'Answer', exact: true }).click();
+  const alert = question.getByRole('alert');
+  await expect(alert).toContainText(
+    'The agent is still working on this conversation; try again in a moment',
+  );
+  await expect(question.getByRole('radio', { name: 'Last year' })).toBeChecked();
+  await expectNoA11yViolations(page, '[role="dialog"]');
+  expect(await bilbyAnswered(request, mock.tenant, bilbyDemoIds.busy)).toEqual([]);
+
+  // The agent's turn ends; the same choice goes through.
+  await control(request, mock.tenant, 'bilby', 'POST', `conversations/${bilbyDemoIds.busy}/busy`, {
+    ms: 0,
+  });
+  await alert.getByRole('button', { name: 'Try again' }).click();
+  await expect(page.getByText('Answer sent')).toBeVisible();
+  expect(await bilbyAnswered(request, mock.tenant, bilbyDemoIds.busy)).toEqual([
+    expect.objectContaining({
+      toolCallId: bilbyDemoIds.busyCall,
+      output: expect.objectContaining({ status: 'answered', summary: 'Baseline: Last year' }),
+    }),
+  ]);
+});
+
+test('a Bilby question answered here stays in the list as answered until the next refresh', async ({
+  page,
+}) => {
+  await page.goto('questions?status=all');
+  await row(page, namingId).getByRole('link').click();
+  const question = drawer(page);
+  await question
+    .getByRole('switch', { name: 'Go to the next question after each answer' })
+    .uncheck();
+  await question.getByRole('radio', { name: 'ledger' }).check();
+  await question.getByRole('button', { name: 'Answer', exact: true }).click();
+  await expect(page.getByText('Answer sent')).toBeVisible();
+  await expect(question.getByText('Name: ledger')).toBeVisible();
+  await expect(row(page, namingId)).toContainText('Resolved');
+});

@@ -3,6 +3,8 @@ import type * as z from 'zod/mini';
 export type ApiErrorKind =
   | 'not-found'
   | 'conflict'
+  /** The item is being worked on right now (the system's own 409, e.g. Bilby's running agent). */
+  | 'busy'
   | 'validation'
   | 'auth'
   | 'forbidden'

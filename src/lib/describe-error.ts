@@ -65,6 +65,12 @@ export function describeError(error: unknown): ErrorDescription {
         message: detail ?? 'Someone else changed this question first.',
         retryable: false,
       };
+    case 'busy':
+      return {
+        title: 'Busy right now',
+        message: detail ?? 'The server is working on this right now; try again in a moment.',
+        retryable: true,
+      };
     case 'validation':
       return {
         title: 'The server refused the request',

@@ -4,7 +4,7 @@ import { useClock } from '@/lib/clock';
 import { readDraft, removeDraft } from '../utils/draft-store';
 import { findCachedQuestion, forgetQuestion, writeQuestion } from './cache';
 import { ACTION_KEY, questionKeys } from './queries';
-import { NOT_APPLICABLE_ANSWER, type Question } from './schemas';
+import { NOT_APPLICABLE_ANSWER, type PromptAnswer, type Question } from './schemas';
 import { type QuestionSource, useQuestionSource } from './source';
 
 interface ActionVars {
@@ -77,13 +77,15 @@ function resolvedNow(question: Question, result: Record<string, unknown>, now: n
 export interface ResolveVars extends ActionVars {
   result: Record<string, unknown>;
   validForSeconds?: number;
+  /** One per prompt of a record that holds several (see ResolveInput). */
+  answers?: readonly PromptAnswer[];
 }
 
 export function useResolveQuestion() {
   return useQuestionAction<ResolveVars>({
     kind: 'resolve',
-    send: (source, { id, result, validForSeconds }) =>
-      source.resolve(id, { result, validForSeconds }),
+    send: (source, { id, result, validForSeconds, answers }) =>
+      source.resolve(id, { result, validForSeconds, ...(answers ? { answers } : {}) }),
     optimistic: (question, { result }, now) => resolvedNow(question, result, now),
   });
 }

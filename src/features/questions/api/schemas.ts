@@ -76,6 +76,31 @@ export const REFLEXIO_ORIGIN: QuestionOrigin = {
   label: 'Reflexio',
 };
 
+/** One choice a question offers (Bilby's `options`). */
+export interface PromptOption {
+  label: string;
+  description: string | null;
+}
+
+/**
+ * One question inside a question record that holds several (a Vertesia ask, a Bilby tool call);
+ * each gets its own answer field.
+ */
+export interface QuestionPrompt {
+  text: string;
+  /** Short title (Bilby's `header`); null where the source has none. */
+  header: string | null;
+  /** Empty: free text only. */
+  options: PromptOption[];
+  multiSelect: boolean;
+}
+
+/** What the reviewer gave for one prompt: option labels and/or free text. */
+export interface PromptAnswer {
+  selected: string[];
+  custom: string;
+}
+
 /** The portal's own record: what every question source maps its data to. */
 export interface Question {
   id: string;
@@ -94,6 +119,13 @@ export interface Question {
   resolvedAt: number | null;
   expiresAt: number | null;
   validUntil: number | null;
+  /**
+   * The questions it holds, each answered on its own (Vertesia, Bilby); absent for a record that
+   * is one question with one answer (Reflexio).
+   */
+  prompts?: readonly QuestionPrompt[];
+  /** The agent is working right now and may refuse answers for a moment (Bilby `running`). */
+  busy?: boolean;
 }
 
 export function toQuestion(call: PendingToolCall, source = REFLEXIO_ORIGIN): Question {

@@ -1,5 +1,5 @@
 import { createContext, use } from 'react';
-import type { Question, QuestionList, QuestionStatus } from './schemas';
+import type { PromptAnswer, Question, QuestionList, QuestionStatus } from './schemas';
 
 export interface ListParams {
   status?: QuestionStatus;
@@ -7,8 +7,11 @@ export interface ListParams {
 }
 
 export interface ResolveInput {
+  /** The answer as one record (`{answer}` for a text answer); what Reflexio stores. */
   result: Record<string, unknown>;
   validForSeconds?: number;
+  /** One per prompt, for a question that holds several (`Question.prompts`), in their order. */
+  answers?: readonly PromptAnswer[];
 }
 
 export interface AnswerInput {
@@ -18,7 +21,8 @@ export interface AnswerInput {
 
 /**
  * The seam between the inbox and an agent platform's question API: six operations on one record
- * type. Reflexio is the only source today; Vertesia or Bilby would be further implementations.
+ * type: Reflexio (api/requests.ts), Vertesia and Bilby (sources/system-sources.ts), and all of
+ * them as one (sources/inbox-source.ts).
  */
 export interface QuestionSource {
   /** Stable identity of the backend (kind + API root); scopes drafts and caches. */

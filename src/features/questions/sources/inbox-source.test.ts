@@ -25,6 +25,7 @@ afterEach(() => {
 
 function setup() {
   const clock = createManualClock(NOW);
+  let browserNow = NOW;
   const mocks = {
     reflexio: createMockBackend({ clock, latencyMs: 0, simulatorIntervalMs: 0 }),
     vertesia: createVertesiaMock({ clock, latencyMs: 0 }),
@@ -49,16 +50,20 @@ function setup() {
         bilby,
         { apiBaseUrl: `${ORIGIN}/bilby/api/v1`, organizationId: BILBY_ORGANIZATION_ID },
         mountedFetch(mocks.bilby.app, '/bilby'),
+        () => browserNow,
       ),
     },
   ]);
+  const advanceBrowser = (ms: number) => {
+    browserNow += ms;
+  };
   const fault = (app: { request: (path: string, init: RequestInit) => unknown }, spec: object) =>
     app.request('/__mock/faults', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(spec),
     });
-  return { source, mocks, fault };
+  return { source, mocks, fault, advanceBrowser };
 }
 
 describe('one inbox across Reflexio, Vertesia and Bilby', () => {
@@ -143,6 +148,81 @@ describe('one inbox across Reflexio, Vertesia and Bilby', () => {
     const id = `bilby:${bilbyDemoIds.naming}:${bilbyDemoIds.namingCall}`;
     const dismissed = await source.markNotApplicable(id, {});
     expect(dismissed).toMatchObject({ id, status: 'resolved' });
-    await expect(source.get(id)).rejects.toMatchObject({ kind: 'not-found' });
+    // Bilby drops it from the conversation; this browser still shows what it sent.
+    expect(await source.get(id)).toMatchObject({
+      status: 'resolved',
+      result: { answer: 'Not applicable', not_applicable: true },
+    });
+  });
+
+  it('answers each question of a two-question Vertesia ask in one readable response', async () => {
+    const { source, mocks } = setup();
+    const id = `vertesia:${vertesiaDemoIds.twoQuestions}`;
+    const ask = await source.get(id);
+    expect(ask.prompts?.map((prompt) => prompt.text)).toEqual([
+      'Which region should the new workspace for Acme Corp live in?',
+      'Who should own the workspace: Dana Whitfield or the Acme IT team?',
+    ]);
+    const answered = await source.resolve(id, {
+      result: { answer: 'ignored when answers are given' },
+      answers: [
+        { selected: [], custom: 'eu-west-1' },
+        { selected: [], custom: 'Dana Whitfield' },
+      ],
+    });
+    const response = [
+      'Q: Which region should the new workspace for Acme Corp live in?\nA: eu-west-1',
+      'Q: Who should own the workspace: Dana Whitfield or the Acme IT team?\nA: Dana Whitfield',
+    ].join('\n\n');
+    expect(answered).toMatchObject({ status: 'resolved', result: { answer: response } });
+    const stored = await mocks.vertesia.app.request(
+      `/api/v1/pending-asks/${vertesiaDemoIds.twoQuestions}`,
+      { headers: { 'x-api-version': '20260803' } },
+    );
+    expect(await stored.json()).toMatchObject({ status: 'resolved', response });
+    await expect(
+      source.resolve(id, { result: { answer: 'x' }, answers: [{ selected: [], custom: 'one' }] }),
+    ).rejects.toThrow('2 questions but 1 answers');
+  });
+
+  it('answers a Bilby call by its options, and keeps it as answered for the refresh right after', async () => {
+    const { source, advanceBrowser } = setup();
+    const id = `bilby:${bilbyDemoIds.database}:${bilbyDemoIds.databaseCall}`;
+    const call = await source.get(id);
+    expect(call.prompts?.map((prompt) => prompt.multiSelect)).toEqual([false, true]);
+    const answered = await source.resolve(id, {
+      result: { answer: 'preview' },
+      answers: [
+        { selected: ['Postgres 17'], custom: '' },
+        { selected: ['PostGIS', 'pgvector'], custom: 'pg_cron' },
+      ],
+    });
+    const summary = 'Postgres: Postgres 17; Extensions: PostGIS, pgvector, pg_cron';
+    expect(answered).toMatchObject({ id, status: 'resolved', result: { answer: summary } });
+    const pendingIds = async () =>
+      (await source.list({ status: 'pending', limit: 500 })).questions.map((q) => q.id);
+    const resolvedIds = async () =>
+      (await source.list({ status: 'resolved', limit: 500 })).questions.map((q) => q.id);
+    expect(await pendingIds()).not.toContain(id);
+    expect(await resolvedIds()).toContain(id);
+    advanceBrowser(6_000);
+    expect(await resolvedIds()).not.toContain(id);
+    expect(await source.get(id)).toMatchObject({ status: 'resolved', result: { answer: summary } });
+  });
+
+  it('a Bilby answer refused while the agent works is a "busy" error with the words for it', async () => {
+    const { source } = setup();
+    const id = `bilby:${bilbyDemoIds.busy}:${bilbyDemoIds.busyCall}`;
+    const call = await source.get(id);
+    expect(call.busy).toBe(true);
+    const answers = (call.prompts ?? []).map((prompt) => ({
+      selected: prompt.options.slice(0, 1).map((option) => option.label),
+      custom: prompt.options.length === 0 ? 'Yes' : '',
+    }));
+    await expect(source.resolve(id, { result: { answer: 'x' }, answers })).rejects.toMatchObject({
+      kind: 'busy',
+      status: 409,
+      detail: 'The agent is still working on this conversation; try again in a moment.',
+    });
   });
 });

@@ -1,9 +1,9 @@
 import { ApiError } from '@/lib/api-client';
-import type { Question, QuestionList, QuestionOrigin } from '../api/schemas';
-import type { ListParams, QuestionSource } from '../api/source';
+import type { PromptAnswer, Question, QuestionList, QuestionOrigin } from '../api/schemas';
+import type { ListParams, QuestionSource, ResolveInput } from '../api/source';
 import { createBilbyClient } from './bilby/client';
 import { parseBilbyNativeId } from './bilby/map';
-import type { BilbyConfig } from './bilby/requests';
+import { type BilbyConfig, buildBilbySummary, DISMISSED_SUMMARY } from './bilby/requests';
 import type { SourceList, SourceQuestion } from './types';
 import { createVertesiaClient } from './vertesia/client';
 import type { VertesiaConfig } from './vertesia/requests';
@@ -32,6 +32,8 @@ function toInboxQuestion(origin: QuestionOrigin, question: SourceQuestion): Ques
     resolvedAt: question.resolvedAt,
     expiresAt: question.expiresAt,
     validUntil: null,
+    prompts: question.prompts,
+    busy: question.busy,
   };
 }
 
@@ -58,6 +60,20 @@ function answerText(result: Record<string, unknown>): string {
   return typeof result.answer === 'string' ? result.answer : JSON.stringify(result);
 }
 
+/** One answer per prompt: the form's own when it sent them, else the one text for every prompt. */
+function promptAnswers(question: SourceQuestion, input: ResolveInput): readonly PromptAnswer[] {
+  if (input.answers) {
+    if (input.answers.length !== question.prompts.length) {
+      throw new RangeError(
+        `${question.prompts.length} questions but ${input.answers.length} answers`,
+      );
+    }
+    return input.answers;
+  }
+  const text = answerText(input.result);
+  return question.prompts.map(() => ({ selected: [], custom: text }));
+}
+
 export function createVertesiaSource(
   origin: QuestionOrigin,
   config: VertesiaConfig,
@@ -73,11 +89,10 @@ export function createVertesiaSource(
     label: origin.label,
     list: async (params, signal) => toInboxList(origin, await client.list(signal), params),
     get: async (id, signal) => toInboxQuestion(origin, await client.get(id, signal)),
-    async resolve(id, { result }) {
+    async resolve(id, input) {
       const ask = await client.get(id);
-      const text = answerText(result);
-      // One answer for the whole ask: it goes with the first question.
-      const answers = ask.prompts.map((_, index) => (index === 0 ? text : ''));
+      // Each question's own answer; one response holds them all (see buildVertesiaResponse).
+      const answers = promptAnswers(ask, input).map((answer) => answer.custom);
       return toInboxQuestion(origin, await client.resolve(ask, answers));
     },
     updateAnswer: () => cannot(origin, 'Vertesia asks can only be answered'),
@@ -86,16 +101,26 @@ export function createVertesiaSource(
   };
 }
 
+/**
+ * How long a question this browser answered stays in Bilby's list after it was sent (Bilby drops
+ * it from the conversation at once): the refresh right after the answer keeps it, shown as
+ * answered; the next one drops it.
+ */
+export const BILBY_KEEP_SENT_MS = 5_000;
+
 export function createBilbySource(
   origin: QuestionOrigin,
   config: BilbyConfig,
   fetchImpl?: typeof fetch,
+  now: () => number = Date.now,
 ): QuestionSource {
   const client = createBilbyClient({
     sourceId: origin.id,
     config,
     ...(fetchImpl ? { fetchImpl } : {}),
   });
+  // What this browser answered or dismissed: Bilby forgets it, the reviewer should not have to.
+  const sent = new Map<string, { question: Question; at: number }>();
   async function find(id: string, signal?: AbortSignal): Promise<SourceQuestion> {
     const { conversationId } = parseBilbyNativeId(id);
     const { questions } = await client.conversation(conversationId, signal);
@@ -111,34 +136,57 @@ export function createBilbySource(
     }
     return found;
   }
-  // Answered and dismissed questions leave the conversation: what the portal shows after sending.
-  const sent = (question: SourceQuestion, answer: string): Question => ({
-    ...toInboxQuestion(origin, question),
-    status: 'resolved',
-    resolvedAt: Date.now(),
-    result: { answer },
-  });
+  const remember = (question: SourceQuestion, summary: string, notApplicable = false): Question => {
+    const at = now();
+    const record: Question = {
+      ...toInboxQuestion(origin, question),
+      status: 'resolved',
+      resolvedAt: at,
+      result: notApplicable ? { answer: summary, not_applicable: true } : { answer: summary },
+      busy: false,
+    };
+    sent.set(question.nativeId, { question: record, at });
+    return record;
+  };
   return {
     key: `bilby:${config.apiBaseUrl}`,
     label: origin.label,
-    list: async (params, signal) => toInboxList(origin, await client.list(signal), params),
-    get: async (id, signal) => toInboxQuestion(origin, await find(id, signal)),
-    async resolve(id, { result }) {
+    async list(params, signal) {
+      const startedAt = now();
+      const list = toInboxList(origin, await client.list(signal), params);
+      const live = new Set(list.questions.map((question) => question.id));
+      const kept: Question[] = [];
+      for (const [id, entry] of sent) {
+        if (startedAt - entry.at > BILBY_KEEP_SENT_MS) continue;
+        const { question } = entry;
+        if (!live.has(id) && (params.status === undefined || params.status === question.status)) {
+          kept.push(question);
+        }
+      }
+      return kept.length > 0 ? { ...list, questions: [...list.questions, ...kept] } : list;
+    },
+    async get(id, signal) {
+      try {
+        return toInboxQuestion(origin, await find(id, signal));
+      } catch (error) {
+        // Answered from here: show what was sent rather than "no longer exists".
+        const mine = sent.get(id);
+        if (mine && error instanceof ApiError && error.kind === 'not-found') return mine.question;
+        throw error;
+      }
+    },
+    async resolve(id, input) {
       const question = await find(id);
-      const text = answerText(result);
-      // A free-text answer to each of the call's questions ("other").
-      await client.answer(
-        question,
-        question.prompts.map(() => ({ selected: [], custom: text })),
-      );
-      return sent(question, text);
+      const answers = promptAnswers(question, input);
+      await client.answer(question, answers);
+      return remember(question, buildBilbySummary(question.prompts, answers));
     },
     updateAnswer: () =>
       cannot(origin, 'Bilby questions cannot be changed once answered: the agent has moved on.'),
     async markNotApplicable(id) {
       const question = await find(id);
       await client.dismiss(question);
-      return sent(question, 'Not applicable');
+      return remember(question, DISMISSED_SUMMARY, true);
     },
     cancel: () =>
       cannot(origin, 'Bilby has no way to cancel a question; mark it not applicable instead.'),

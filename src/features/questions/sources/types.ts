@@ -1,11 +1,8 @@
-import type { QuestionStatus, UnreadableRecord } from '../api/schemas';
+import type { QuestionPrompt, QuestionStatus, UnreadableRecord } from '../api/schemas';
 
 /**
- * Draft of the portal's own question record once it reads from several systems. Each source's
- * adapter maps its wire records to this; the rest of the app would see only this and the
- * capabilities. Not wired into the app yet: it maps onto today's Reflexio `Question`
- * (api/schemas.ts) field for field where Reflexio has one (see the report of the source-mocks
- * branch for the mapping).
+ * What the Vertesia and Bilby adapters map their wire records to; system-sources.ts turns it into
+ * the portal's own `Question` (api/schemas.ts), so nothing past the adapters sees a wire name.
  */
 export type SourceKind = 'reflexio' | 'vertesia' | 'bilby';
 
@@ -35,20 +32,8 @@ export interface SourceCapabilities {
   cancel: Capability;
 }
 
-export interface PromptOption {
-  label: string;
-  description: string | null;
-}
-
 /** One question inside a source question (a Vertesia ask or a Bilby tool call holds several). */
-export interface SourcePrompt {
-  text: string;
-  /** Short title (Bilby's `header`); null where the source has none. */
-  header: string | null;
-  /** Empty: free text only. */
-  options: PromptOption[];
-  multiSelect: boolean;
-}
+export type SourcePrompt = QuestionPrompt;
 
 export interface SourceQuestion {
   /** Unique across sources: `<sourceId>:<nativeId>`; what URLs and drafts would use. */

@@ -325,6 +325,13 @@ describe('what each source lets the drawer offer', () => {
     );
     expect(answered.offer.mode).toBeNull();
     expect(answered.closed?.explanation).toMatch(/^Vertesia asks can only be answered/);
+    // Answered elsewhere while the reviewer typed: the draft stays visible, read-only.
+    const withDraft = questionPolicy(
+      question({ source: vertesia, status: 'resolved', result: { answer: 'yes' } }),
+      NOW,
+      { gone: false, hasDraft: true },
+    );
+    expect(withDraft.offer).toMatchObject({ mode: 'answer', closedReason: expect.any(String) });
   });
 
   it('Bilby: answer or not applicable, no cancel, and says so', () => {

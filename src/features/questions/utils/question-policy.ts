@@ -245,7 +245,15 @@ export function questionPolicy(
   const editBlocked = (askHuman ? meta.form.askHuman : meta.form.otherTool) === 'edit' && can.edit;
   const explanation = baseExplanation ?? (editBlocked && meta.closed === null ? can.edit : null);
   const open = explanation === null;
-  const form = editBlocked ? null : askHuman ? meta.form.askHuman : meta.form.otherTool;
+  // Where the answer cannot be changed, a draft the reviewer still holds shows in the new-answer
+  // form, read-only, so what they typed stays visible and copyable.
+  const form = editBlocked
+    ? hasDraft
+      ? 'answer'
+      : null
+    : askHuman
+      ? meta.form.askHuman
+      : meta.form.otherTool;
   return {
     status,
     label: meta.label,

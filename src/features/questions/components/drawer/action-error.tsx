@@ -1,4 +1,4 @@
-import { Alert } from '@mantine/core';
+import { Alert, Button } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { isApiError, isSignedOut } from '@/lib/api-client';
 import { describeError } from '@/lib/describe-error';
@@ -10,6 +10,12 @@ export function actionErrorText(error: unknown): { title: string; message: strin
       return {
         title: 'Someone else got there first',
         message: `The server said: “${error.detail ?? 'conflict'}”. The question is refreshed above; what you typed is kept.`,
+      };
+    }
+    if (error.kind === 'busy') {
+      return {
+        title: 'The agent is still working',
+        message: `${error.detail ?? 'The server is busy with this question right now; try again in a moment.'} What you chose and wrote is kept.`,
       };
     }
     if (error.kind === 'not-found') {
@@ -38,10 +44,14 @@ export function actionErrorText(error: unknown): { title: string; message: strin
   return { title, message };
 }
 
-export function ActionError({ error }: { error: unknown }) {
+/** Failures where sending the same thing again, a moment later, is the way forward. */
+const RETRY_KINDS = new Set(['busy', 'network', 'timeout', 'unavailable', 'server']);
+
+export function ActionError({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
   // A signed-out session has its own alert, with the way to sign in again.
   if (isSignedOut(error)) return null;
   const { title, message } = actionErrorText(error);
+  const retry = onRetry && isApiError(error) && RETRY_KINDS.has(error.kind);
   return (
     <Alert
       color="red"
@@ -51,6 +61,11 @@ export function ActionError({ error }: { error: unknown }) {
       role="alert"
     >
       {message}
+      {retry && (
+        <Button mt="xs" size="compact-sm" variant="default" onClick={onRetry}>
+          Try again
+        </Button>
+      )}
     </Alert>
   );
 }

@@ -1,6 +1,14 @@
 import { Anchor, Button, CopyButton, Group, Text, Textarea, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import {
+  type FormEvent,
+  type KeyboardEvent as ReactKeyboardEvent,
+  type ReactNode,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+} from 'react';
 import { isApiError } from '@/lib/api-client';
 import { useClock, useHasPassed, useNow } from '@/lib/clock';
 import { describeSeconds, formatDuration } from '@/lib/format-time';
@@ -16,12 +24,21 @@ import {
   parseValidFor,
   quickAnswers,
 } from '../../utils/answer-format';
+import {
+  checkPromptAnswers,
+  hasAnyAnswer,
+  parseAnswers,
+  promptFormKind,
+  serializeAnswers,
+  summarizeAnswers,
+} from '../../utils/prompt-answers';
 import type { AnswerMode } from '../../utils/question-policy';
 import { answerText, isNotApplicable } from '../../utils/status';
 import { formatBytes } from '../../utils/text';
 import { ActionError } from './action-error';
 import classes from './answer-form.module.css';
 import { DraftStatus } from './draft-status';
+import { PromptFields } from './prompt-fields';
 
 export interface AnswerFormProps {
   question: Question;
@@ -55,6 +72,11 @@ function RetryWait({ until }: { until: number }) {
   );
 }
 
+/** The box, or the first of the fields: where `a`, Enter and "answer and next" put the cursor. */
+function answerField(box: HTMLElement | null, fields: HTMLElement | null): HTMLElement | null {
+  return box ?? fields?.querySelector<HTMLElement>('textarea, input:not([type="hidden"])') ?? null;
+}
+
 function initialText(question: Question, mode: AnswerMode): string {
   if (mode === 'edit') return isNotApplicable(question) ? '' : (answerText(question) ?? '');
   return '';
@@ -81,19 +103,28 @@ export function AnswerForm({ question, mode, closedReason, extraActions, busy }:
   const update = useUpdateAnswer();
   const mutation = mode === 'edit' ? update : resolve;
   const advancedId = useId();
-  const formats = mode === 'json' ? [] : quickAnswers(question.answerFormat);
+  // A record holding several questions (or options to choose) is answered one field each.
+  const kind = mode === 'answer' ? promptFormKind(question) : 'single';
+  const prompts = question.prompts ?? [];
+  const answers = kind === 'single' ? [] : parseAnswers(text, prompts);
+  const [promptErrors, setPromptErrors] = useState<(string | null)[]>([]);
+  const formats = mode === 'json' || kind !== 'single' ? [] : quickAnswers(question.answerFormat);
   const closed = closedReason !== null;
   const box = useRef<HTMLTextAreaElement>(null);
+  const fields = useRef<HTMLDivElement>(null);
+  const firstField = () => answerField(box.current, fields.current);
   const flow = useDrawerFlow();
   // Opening a question puts the cursor in the drawer, not in this box (a `j` pressed next must not
   // become the answer); after "answer and next" the reviewer is answering, so the box takes it.
   useEffect(() => {
-    if (flow.takeAnswerFocus(question.id) && !closed) box.current?.focus();
+    if (flow.takeAnswerFocus(question.id) && !closed)
+      answerField(box.current, fields.current)?.focus();
   }, [flow, question.id, closed]);
   const focusBox = (event: KeyboardEvent) => {
-    if (closed || !box.current) return;
+    const field = firstField();
+    if (closed || !field) return;
     event.preventDefault();
-    box.current.focus();
+    field.focus();
   };
   // Enter on a button or a link is that control's; on the drawer itself it starts the answer.
   const startOnEnter = (event: KeyboardEvent) => {
@@ -107,16 +138,14 @@ export function AnswerForm({ question, mode, closedReason, extraActions, busy }:
       e: focusBox,
       Enter: startOnEnter,
       ...Object.fromEntries(
-        (mode === 'json' ? [] : quickAnswers(question.answerFormat))
-          .slice(0, 9)
-          .map((option, index) => [
-            String(index + 1),
-            (event: KeyboardEvent) => {
-              if (closed || !box.current) return;
-              event.preventDefault();
-              pickQuick(option);
-            },
-          ]),
+        formats.slice(0, 9).map((option, index) => [
+          String(index + 1),
+          (event: KeyboardEvent) => {
+            if (closed || !box.current) return;
+            event.preventDefault();
+            pickQuick(option);
+          },
+        ]),
       ),
     },
     !closed,
@@ -135,6 +164,11 @@ export function AnswerForm({ question, mode, closedReason, extraActions, busy }:
     } else {
       setUnsaved(draft.save(value) ? null : value);
     }
+  };
+
+  const changeAnswers = (next: typeof answers) => {
+    setPromptErrors([]);
+    change(hasAnyAnswer(next) ? serializeAnswers(next) : baseline);
   };
 
   /** A quick answer fills the box and puts the cursor there: Ctrl/⌘ + Enter sends it. */
@@ -180,6 +214,22 @@ export function AnswerForm({ question, mode, closedReason, extraActions, busy }:
     if (!validity.ok) setAdvanced(true);
     const validForSeconds = validity.ok ? validity.seconds : undefined;
 
+    if (kind !== 'single') {
+      const check = checkPromptAnswers(prompts, answers);
+      setPromptErrors(check.ok ? [] : check.errors);
+      if (!check.ok || !validity.ok) return;
+      resolve.mutate(
+        {
+          id: question.id,
+          result: { answer: summarizeAnswers(prompts, check.answers) },
+          answers: check.answers,
+          validForSeconds,
+          draftText: text,
+        },
+        callbacks,
+      );
+      return;
+    }
     if (mode === 'json') {
       const check = checkJsonResult(text);
       setFieldError(check.ok ? null : check.message);
@@ -212,6 +262,21 @@ export function AnswerForm({ question, mode, closedReason, extraActions, busy }:
         { id: question.id, result: { answer: check.answer }, validForSeconds, draftText: text },
         callbacks,
       );
+    }
+  };
+
+  /** Ctrl/⌘ + Enter sends; the first Esc leaves the field (shortcuts work again), the next closes the drawer. */
+  const fieldKeys = (event: ReactKeyboardEvent<HTMLElement>) => {
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      submit();
+    } else if (event.key === 'Escape') {
+      event.preventDefault();
+      event.stopPropagation();
+      event.currentTarget
+        .closest('[role="dialog"]')
+        ?.querySelector<HTMLElement>('[data-drawer-home]')
+        ?.focus();
     }
   };
 
@@ -262,40 +327,47 @@ export function AnswerForm({ question, mode, closedReason, extraActions, busy }:
           </Button>
         </Group>
       )}
-      <Textarea
-        label={label}
-        description={description}
-        className={mode === 'json' ? `${classes.textarea} ${classes.json}` : classes.textarea}
-        value={text}
-        onChange={(event) => change(event.currentTarget.value)}
-        onKeyDown={(event) => {
-          if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
-            event.preventDefault();
-            submit();
-          } else if (event.key === 'Escape') {
-            // The first Esc leaves the box (shortcuts work again), the next closes the drawer.
-            event.preventDefault();
-            event.stopPropagation();
-            event.currentTarget
-              .closest('[role="dialog"]')
-              ?.querySelector<HTMLElement>('[data-drawer-home]')
-              ?.focus();
-          }
-        }}
-        // Measuring a very long text on every change is what freezes a tab: past the limit the
-        // box keeps a fixed height and scrolls.
-        autosize={text.length <= MAX_ANSWER_LENGTH}
-        rows={text.length <= MAX_ANSWER_LENGTH ? undefined : 16}
-        minRows={mode === 'json' ? 5 : 3}
-        maxRows={16}
-        error={fieldError}
-        ref={box}
-        // Mantine closes the drawer on Esc from a window listener; from the box, Esc leaves the box.
-        data-mantine-stop-propagation="true"
-        readOnly={closed || mutation.isPending}
-        spellCheck={mode !== 'json'}
-        dir="auto"
-      />
+      {question.busy && !closed && (
+        <Text size="sm" c="dimmed" data-testid="agent-busy-note">
+          The agent is working in this conversation right now, so an answer may be refused for a
+          moment. What you choose is kept until it goes through.
+        </Text>
+      )}
+      {kind !== 'single' ? (
+        <div ref={fields}>
+          <PromptFields
+            kind={kind}
+            prompts={prompts}
+            answers={answers}
+            errors={promptErrors}
+            onChange={changeAnswers}
+            readOnly={closed || mutation.isPending}
+            onFieldKeyDown={fieldKeys}
+          />
+        </div>
+      ) : (
+        <Textarea
+          label={label}
+          description={description}
+          className={mode === 'json' ? `${classes.textarea} ${classes.json}` : classes.textarea}
+          value={text}
+          onChange={(event) => change(event.currentTarget.value)}
+          onKeyDown={fieldKeys}
+          // Measuring a very long text on every change is what freezes a tab: past the limit the
+          // box keeps a fixed height and scrolls.
+          autosize={text.length <= MAX_ANSWER_LENGTH}
+          rows={text.length <= MAX_ANSWER_LENGTH ? undefined : 16}
+          minRows={mode === 'json' ? 5 : 3}
+          maxRows={16}
+          error={fieldError}
+          ref={box}
+          // Mantine closes the drawer on Esc from a window listener; from the box, Esc leaves the box.
+          data-mantine-stop-propagation="true"
+          readOnly={closed || mutation.isPending}
+          spellCheck={mode !== 'json'}
+          dir="auto"
+        />
+      )}
       <div className={classes.footer}>
         <DraftStatus
           draft={draft}
@@ -307,13 +379,13 @@ export function AnswerForm({ question, mode, closedReason, extraActions, busy }:
           }}
         />
         <Group gap="xs">
-          {near && (
+          {near && kind === 'single' && (
             <Text size="xs" c={text.length > MAX_ANSWER_LENGTH ? 'red.8' : 'dimmed'}>
               {text.length.toLocaleString('en')} / {MAX_ANSWER_LENGTH.toLocaleString('en')}
             </Text>
           )}
           {closed && text && (
-            <CopyButton value={text}>
+            <CopyButton value={kind === 'single' ? text : summarizeAnswers(prompts, answers)}>
               {({ copied, copy }) => (
                 <Button size="compact-sm" variant="default" onClick={copy}>
                   {copied ? 'Copied' : 'Copy text'}
@@ -355,7 +427,9 @@ export function AnswerForm({ question, mode, closedReason, extraActions, busy }:
           />
         </div>
       )}
-      {serverError !== null && <ActionError error={serverError} />}
+      {serverError !== null && (
+        <ActionError error={serverError} onRetry={closed ? undefined : () => submit()} />
+      )}
       {waiting && retryAt !== null && <RetryWait until={retryAt} />}
       {!closed && (
         <Group gap="xs">

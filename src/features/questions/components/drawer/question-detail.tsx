@@ -141,11 +141,11 @@ function CurrentResult({ question }: { question: Question }) {
   );
 }
 
-function Timestamp({ at }: { at: number | null }) {
+function Timestamp({ at, none = '—' }: { at: number | null; none?: string }) {
   if (at === null)
     return (
       <Text span c="dimmed">
-        —
+        {none}
       </Text>
     );
   return (
@@ -249,9 +249,14 @@ export function QuestionDetail({ question, gone, readOnly, nextId, onOpen }: Que
         data-drawer-home
       >
         <StatusBadge status={policy.status} size="lg" notApplicable={isNotApplicable(question)} />
-        {question.status === 'pending' && question.expiresAt !== null && (
-          <Countdown expiresAt={question.expiresAt} size="md" />
-        )}
+        {question.status === 'pending' &&
+          (question.expiresAt !== null ? (
+            <Countdown expiresAt={question.expiresAt} size="md" />
+          ) : (
+            <Text span c="dimmed">
+              No deadline
+            </Text>
+          ))}
         {!askHuman && (
           <Badge variant="default" radius="sm" tt="none" ff="monospace">
             {question.toolName}
@@ -385,7 +390,7 @@ export function QuestionDetail({ question, gone, readOnly, nextId, onOpen }: Que
             </dd>
             <dt>Expires</dt>
             <dd>
-              <Timestamp at={question.expiresAt} />
+              <Timestamp at={question.expiresAt} none="No deadline" />
             </dd>
             <dt>Resolved</dt>
             <dd>

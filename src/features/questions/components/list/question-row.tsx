@@ -125,9 +125,12 @@ export const QuestionRow = memo(function QuestionRow({
           </span>
         )}
         {question.createdAt !== null && <TimeAgo at={question.createdAt} prefix="asked" />}
-        {question.status === 'pending' && question.expiresAt !== null && (
-          <Countdown expiresAt={question.expiresAt} />
-        )}
+        {question.status === 'pending' &&
+          (question.expiresAt !== null ? (
+            <Countdown expiresAt={question.expiresAt} />
+          ) : (
+            <span>no deadline</span>
+          ))}
         {summary !== null && (
           <Text component="span" size="sm" className={classes.answer} dir="auto">
             {isNotApplicable(question) ? (

@@ -127,7 +127,7 @@ describe('Bilby adapter against the mock', () => {
     const error = await failure(client.answer(busy, choices));
     expect(error).toBeInstanceOf(SourceApiError);
     expect(error).toMatchObject({
-      kind: 'conflict',
+      kind: 'busy',
       status: 409,
       code: 'busy',
       sourceKind: 'bilby',

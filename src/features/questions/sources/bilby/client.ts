@@ -56,7 +56,7 @@ export function createBilbyClient({ sourceId, config, fetchImpl }: BilbyClientOp
     } catch (error) {
       if (error instanceof SourceApiError && error.code === 'busy') {
         throw new SourceApiError({
-          kind: error.kind,
+          kind: 'busy',
           status: error.status,
           method: error.method,
           url: error.url,
@@ -132,7 +132,7 @@ export function createBilbyClient({ sourceId, config, fetchImpl }: BilbyClientOp
       return mapConversation(sourceId, await conversation(conversationId, signal));
     },
 
-    /** 202 resolves; a 409 is a SourceApiError with code "busy" and the busy message. */
+    /** 202 resolves; a 409 is a SourceApiError of kind "busy" with the busy message. */
     async answer(question: SourceQuestion, choices: readonly Choice[]): Promise<void> {
       const { conversationId, toolCallId } = parseBilbyNativeId(question.nativeId);
       await post(conversationId, toolCallId, buildAnswerOutput(question.prompts, choices));

@@ -1,3 +1,4 @@
+import { NOT_APPLICABLE_SUMMARY, summarizeAnswers } from '../../utils/prompt-answers';
 import type { WireRequest } from '../http';
 import type { SourcePrompt } from '../types';
 import { type ToolOutput, toolOutputsBodySchema } from './assumptions';
@@ -54,24 +55,10 @@ export interface Choice {
   custom?: string;
 }
 
-export const DISMISSED_SUMMARY = 'Not applicable';
+export const DISMISSED_SUMMARY = NOT_APPLICABLE_SUMMARY;
 
-/**
- * The summary line: "Header: choice, choice" per question, joined with "; " ("Postgres:
- * Postgres 17"). A question without a header is named by its text. Never empty.
- */
-export function buildBilbySummary(prompts: readonly SourcePrompt[], choices: readonly Choice[]) {
-  const parts = prompts.flatMap((prompt, index) => {
-    const choice = choices[index];
-    const given = [
-      ...(choice?.selected ?? []),
-      ...(choice?.custom?.trim() ? [choice.custom.trim()] : []),
-    ];
-    if (given.length === 0) return [];
-    return [`${prompt.header?.trim() || prompt.text.trim()}: ${given.join(', ')}`];
-  });
-  return parts.length > 0 ? parts.join('; ') : DISMISSED_SUMMARY;
-}
+/** Bilby's `summary`: see summarizeAnswers ("Postgres: Postgres 17"). Never empty. */
+export const buildBilbySummary = summarizeAnswers;
 
 /**
  * The output for one tool call, checked against its prompts before anything is sent: labels are

@@ -1,0 +1,155 @@
+import '@mantine/core/styles/Checkbox.layer.css';
+import '@mantine/core/styles/InlineInput.layer.css';
+import '@mantine/core/styles/Radio.layer.css';
+import { Anchor, Checkbox, Radio, Stack, Textarea, TextInput } from '@mantine/core';
+import type { KeyboardEvent } from 'react';
+import type { PromptAnswer, QuestionPrompt } from '../../api/schemas';
+import type { PromptFormKind } from '../../utils/prompt-answers';
+import classes from './answer-form.module.css';
+
+export interface PromptFieldsProps {
+  kind: Exclude<PromptFormKind, 'single'>;
+  prompts: readonly QuestionPrompt[];
+  answers: readonly PromptAnswer[];
+  errors: readonly (string | null)[];
+  onChange: (answers: PromptAnswer[]) => void;
+  readOnly: boolean;
+  /** Ctrl/⌘ + Enter and Esc in any field (the form's own keys). */
+  onFieldKeyDown: (event: KeyboardEvent<HTMLElement>) => void;
+}
+
+// Mantine closes the drawer on Esc from a window listener unless the key came from such a field:
+// Esc in a field leaves the field (see AnswerForm), the next Esc closes the drawer.
+const stopEsc = { 'data-mantine-stop-propagation': 'true' } as const;
+
+/**
+ * One field per question a record holds: a box each (Vertesia's questions), or each question's
+ * options, one or several, plus words of the reviewer's own (Bilby). What is chosen is the form's
+ * state, kept as a draft like any typed answer.
+ */
+export function PromptFields({
+  kind,
+  prompts,
+  answers,
+  errors,
+  onChange,
+  readOnly,
+  onFieldKeyDown,
+}: PromptFieldsProps) {
+  const update = (index: number, patch: Partial<PromptAnswer>) =>
+    onChange(answers.map((answer, at) => (at === index ? { ...answer, ...patch } : answer)));
+  const counted = prompts.length > 1;
+
+  return (
+    <Stack gap="md" onKeyDown={onFieldKeyDown} data-testid="prompt-fields">
+      {prompts.map((prompt, index) => {
+        const answer = answers[index] ?? { selected: [], custom: '' };
+        const error = errors[index] ?? null;
+        const place = counted ? `Question ${index + 1} of ${prompts.length}` : undefined;
+        // Keys are positions: the prompts of a record never change order.
+        const key = `prompt-${index}`;
+        if (kind === 'texts' || prompt.options.length === 0) {
+          return (
+            <Textarea
+              key={key}
+              label={prompt.text}
+              description={prompt.header ? `${place ? `${place} · ` : ''}${prompt.header}` : place}
+              className={classes.textarea}
+              value={answer.custom}
+              onChange={(event) => update(index, { custom: event.currentTarget.value })}
+              autosize
+              minRows={2}
+              maxRows={10}
+              error={error}
+              readOnly={readOnly}
+              dir="auto"
+              {...stopEsc}
+            />
+          );
+        }
+        const description = [
+          prompt.header,
+          place,
+          prompt.multiSelect ? 'Choose any that apply.' : 'Choose one.',
+        ]
+          .filter(Boolean)
+          .join(' · ');
+        const options = prompt.options.map((option) =>
+          prompt.multiSelect ? (
+            <Checkbox
+              key={option.label}
+              value={option.label}
+              label={option.label}
+              description={option.description ?? undefined}
+              disabled={readOnly}
+              {...stopEsc}
+            />
+          ) : (
+            <Radio
+              key={option.label}
+              value={option.label}
+              label={option.label}
+              description={option.description ?? undefined}
+              disabled={readOnly}
+              {...stopEsc}
+            />
+          ),
+        );
+        const other = (
+          <TextInput
+            label="Or in your own words"
+            // Several questions each have this field: the name says which (and keeps the label).
+            aria-label={`Or in your own words: ${prompt.header ?? prompt.text}`}
+            value={answer.custom}
+            onChange={(event) => update(index, { custom: event.currentTarget.value })}
+            readOnly={readOnly}
+            dir="auto"
+            size="sm"
+            {...stopEsc}
+          />
+        );
+        return (
+          <div key={key} className={classes.prompt}>
+            {prompt.multiSelect ? (
+              <Checkbox.Group
+                label={prompt.text}
+                description={description || undefined}
+                value={answer.selected}
+                onChange={(selected) => update(index, { selected })}
+                error={error}
+              >
+                <Stack gap={8} mt={6}>
+                  {options}
+                </Stack>
+              </Checkbox.Group>
+            ) : (
+              <Radio.Group
+                label={prompt.text}
+                description={description || undefined}
+                value={answer.selected[0] ?? null}
+                onChange={(label) => update(index, { selected: label ? [label] : [] })}
+                error={error}
+              >
+                <Stack gap={8} mt={6}>
+                  {options}
+                </Stack>
+              </Radio.Group>
+            )}
+            {!prompt.multiSelect && answer.selected.length > 0 && !readOnly && (
+              <Anchor
+                component="button"
+                type="button"
+                size="sm"
+                onClick={() => update(index, { selected: [] })}
+                aria-label={`Clear the choice: ${prompt.header ?? prompt.text}`}
+              >
+                Clear the choice
+              </Anchor>
+            )}
+            {other}
+          </div>
+        );
+      })}
+    </Stack>
+  );
+}
