@@ -3,9 +3,9 @@ import { IconMoon, IconSun } from '@tabler/icons-react';
 import { Link, Outlet, useMatch } from 'react-router';
 import { LoadBoundary, lazyPart } from '@/components/load-boundary';
 import { QUESTION_ROUTE, QUESTIONS_PATH } from '@/config/routes';
-import { useRuntimeConfig } from '@/config/runtime-config';
+import { sourcesNeedingKeys, useRuntimeConfig } from '@/config/runtime-config';
 import { useShell } from '@/config/shell-context';
-import { useToken } from '@/config/token-store';
+import { useTokens } from '@/config/token-store';
 import { useIsCovered } from '@/lib/covering-layer';
 import classes from './app-layout.module.css';
 import { NotificationsToggle } from './notifications-toggle';
@@ -67,9 +67,9 @@ function SignedInUser() {
 
 export function AppLayout() {
   const { embed, tokens } = useShell();
-  const { auth } = useRuntimeConfig();
-  const token = useToken(tokens);
-  const needsToken = auth.mode === 'token' && !token;
+  const config = useRuntimeConfig();
+  const keys = useTokens(tokens);
+  const needsToken = sourcesNeedingKeys(config).some((source) => !keys[source.id]);
   const questionOpen = useMatch(QUESTION_ROUTE) !== null;
   const covered = useIsCovered();
   return (

@@ -6,7 +6,7 @@ import '@/styles/app.css';
 import { createRoot } from 'react-dom/client';
 import { matchPath } from 'react-router';
 import { INBOX_ROUTE } from '@/config/routes';
-import { loadRuntimeConfig } from '@/config/runtime-config';
+import { loadRuntimeConfig, sourcesNeedingKeys } from '@/config/runtime-config';
 import { createQuestionQueries } from '@/features/questions/api/queries';
 import { parseFilters } from '@/features/questions/utils/filters';
 import { App } from './app';
@@ -49,7 +49,9 @@ void loadRuntimeConfig(new URL(document.baseURI), configFetch).then(async (resul
     // The first list is taken over from prefetch.js (asked for while this code downloaded), or
     // asked for now.
     const path = `/${window.location.pathname.slice(result.baseUrl.pathname.length)}`;
-    const signedIn = result.config.auth.mode !== 'token' || services.tokens.get() !== null;
+    const signedIn = sourcesNeedingKeys(result.config).every(
+      (source) => services.tokens.get(source.id) !== null,
+    );
     // The list page, with or without an open question (public/prefetch.js has its own copy).
     if (signedIn && matchPath(INBOX_ROUTE, path)) {
       const { status } = parseFilters(new URLSearchParams(window.location.search));

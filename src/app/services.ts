@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { RuntimeConfig } from '@/config/runtime-config';
+import { type RuntimeConfig, sourceLabel, sourcesNeedingKeys } from '@/config/runtime-config';
 import { createTokenStore, type TokenStore } from '@/config/token-store';
 import { createReflexioSource } from '@/features/questions/api/requests';
 import type { QuestionSource } from '@/features/questions/api/source';
@@ -30,26 +30,31 @@ export function apiRootUrl(config: Pick<RuntimeConfig, 'apiBaseUrl'>, baseUrl: U
   return new URL(root.endsWith('/') ? root : `${root}/`, baseUrl);
 }
 
-const SYSTEM_NAMES = { reflexio: 'Reflexio', vertesia: 'Vertesia', bilby: 'Bilby' } as const;
-
 /** One member per configured source; Reflexio's client takes the prefetched first list. */
 function inboxMembers(
   config: RuntimeConfig,
   baseUrl: URL,
-  headers: () => Record<string, string>,
+  headers: (sourceId: string) => Record<string, string>,
   serverTime: ServerTime,
 ): InboxMember[] {
   return config.sources.map((entry) => {
     const origin = {
       id: entry.id,
       kind: entry.kind,
-      label: entry.label ?? SYSTEM_NAMES[entry.kind],
+      label: sourceLabel(entry),
     };
     const apiBaseUrl = apiRootUrl(entry, baseUrl).href;
     // Their adapters load with the first list (createLazySource), not with the first screen.
     const systems = () => import('@/features/questions/sources/system-sources');
     if (entry.kind === 'vertesia') {
-      const vertesia = { apiBaseUrl, apiVersion: entry.apiVersion, headers: { ...config.headers } };
+      // A getter: each request carries the key the reviewer holds at that moment (token mode).
+      const vertesia = {
+        apiBaseUrl,
+        apiVersion: entry.apiVersion,
+        get headers() {
+          return headers(entry.id);
+        },
+      };
       return {
         origin,
         source: createLazySource({ key: `vertesia:${apiBaseUrl}`, label: origin.label }, () =>
@@ -60,7 +65,9 @@ function inboxMembers(
     if (entry.kind === 'bilby') {
       const bilby = {
         apiBaseUrl,
-        headers: { ...config.headers },
+        get headers() {
+          return headers(entry.id);
+        },
         ...(entry.organizationId ? { organizationId: entry.organizationId } : {}),
       };
       return {
@@ -72,7 +79,7 @@ function inboxMembers(
     }
     const client = createApiClient({
       baseUrl: new URL(apiBaseUrl),
-      headers,
+      headers: () => headers(entry.id),
       fetchImpl: withPrefetchedList((input, init) => fetch(input, init)),
       onResponse: ({ response, ...sample }) => {
         // prefetch.js sent the first list before this code ran: no later than the page's start,
@@ -94,10 +101,12 @@ export function createServices(
   options: { retries?: boolean } = {},
 ): Services {
   const session = createSessionStore();
-  const tokens = createTokenStore(config.auth.mode === 'token');
-  // Token mode: the reviewer's key goes to Reflexio (Vertesia and Bilby keys are added by the server).
-  const headers = () => {
-    const token = config.auth.mode === 'token' ? tokens.get() : null;
+  const keyed = new Set(sourcesNeedingKeys(config).map((source) => source.id));
+  const tokens = createTokenStore([...keyed]);
+  // Token mode: each source gets the reviewer's key for it (sources marked `auth: "server"` get
+  // theirs from the portal's server or the proxy).
+  const headers = (sourceId: string) => {
+    const token = keyed.has(sourceId) ? tokens.get(sourceId) : null;
     return token ? { ...config.headers, Authorization: `Bearer ${token}` } : { ...config.headers };
   };
   const serverTime = createServerTime();

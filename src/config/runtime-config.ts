@@ -50,15 +50,27 @@ const sourceId = z
     ),
   );
 const label = z.optional(nonEmpty);
+/**
+ * In `auth.mode: "token"`, who gives this source's API key: the reviewer (`token`, the default)
+ * or the portal's server / proxy in front of it (`server`), so the sign-in form does not ask.
+ */
+const sourceAuth = z.optional(z.enum(['token', 'server']));
 
 /** The systems the portal can read, and each one's settings. */
 export const sourceConfigSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ id: sourceId, kind: z.literal('reflexio'), label, apiBaseUrl }),
+  z.strictObject({
+    id: sourceId,
+    kind: z.literal('reflexio'),
+    label,
+    apiBaseUrl,
+    auth: sourceAuth,
+  }),
   z.strictObject({
     id: sourceId,
     kind: z.literal('vertesia'),
     label,
     apiBaseUrl,
+    auth: sourceAuth,
     // Vertesia refuses unknown request properties from this version on (what the portal sends).
     apiVersion: z._default(
       z.string().check(z.regex(/^\d{8}$/, 'must be a date like 20260803')),
@@ -70,6 +82,7 @@ export const sourceConfigSchema = z.discriminatedUnion('kind', [
     kind: z.literal('bilby'),
     label,
     apiBaseUrl,
+    auth: sourceAuth,
     organizationId: z.optional(nonEmpty),
   }),
 ]);
@@ -124,6 +137,21 @@ export const runtimeConfigSchema = z.pipe(
 );
 
 export type RuntimeConfig = z.output<typeof runtimeConfigSchema>;
+
+const SYSTEM_NAMES = { reflexio: 'Reflexio', vertesia: 'Vertesia', bilby: 'Bilby' } as const;
+
+/** What the portal calls a source: its `label`, or the system's name. */
+export function sourceLabel(source: Pick<SourceConfig, 'kind' | 'label'>): string {
+  return source.label ?? SYSTEM_NAMES[source.kind];
+}
+
+/** In `auth.mode: "token"`, the sources whose API key the reviewer gives (in config order). */
+export function sourcesNeedingKeys(
+  config: Pick<RuntimeConfig, 'auth' | 'sources'>,
+): SourceConfig[] {
+  if (config.auth.mode !== 'token') return [];
+  return config.sources.filter((source) => source.auth !== 'server');
+}
 
 export type ConfigLoadResult =
   | { ok: true; config: RuntimeConfig; baseUrl: URL }

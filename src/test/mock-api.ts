@@ -65,6 +65,11 @@ export function holdNextPost(): { release: () => void; posts: () => number } {
   return { release, posts: () => posts };
 }
 
+/** Further request handlers for this test only (another system's API, say); reset after each test. */
+export function useExtraHandlers(...handlers: Parameters<typeof server.use>) {
+  server.use(...handlers);
+}
+
 /** The mock backend for this test: created on first use with a manual clock at TEST_NOW. */
 export function getMockApi(options: { seed?: 'demo' | 'empty'; apiKey?: string } = {}) {
   if (!current) {

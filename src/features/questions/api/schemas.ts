@@ -174,6 +174,8 @@ export interface SourceFailure {
   message: string;
   /** Its questions in the list are those of its last good refresh. */
   stale: boolean;
+  /** It refused the reviewer's sign-in (HTTP 401/403): the others are still signed in. */
+  signedOut?: boolean;
 }
 
 export function parseQuestionList(

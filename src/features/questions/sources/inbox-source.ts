@@ -1,4 +1,4 @@
-import { ApiError, isApiError } from '@/lib/api-client';
+import { ApiError, isApiError, isSignedOut } from '@/lib/api-client';
 import type { Question, QuestionList, QuestionOrigin, SourceFailure } from '../api/schemas';
 import type { ListParams, QuestionSource } from '../api/source';
 
@@ -84,6 +84,7 @@ export function createInboxSource(members: readonly InboxMember[]): QuestionSour
             source: member.origin,
             message: describeSourceFailure(member.origin, result.reason),
             stale: stale !== undefined,
+            ...(isSignedOut(result.reason) ? { signedOut: true } : {}),
           });
           if (!stale) return;
           list = stale;

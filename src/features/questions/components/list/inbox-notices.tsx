@@ -1,4 +1,6 @@
 import { Alert, Button, Group, Paper, Text } from '@mantine/core';
+import { useRuntimeConfig } from '@/config/runtime-config';
+import { useShell } from '@/config/shell-context';
 import { describeError } from '@/lib/describe-error';
 import type { Question, SourceFailure } from '../../api/schemas';
 import { useDesktopAlerts, usePendingBadge } from '../../hooks/use-desktop-alerts';
@@ -26,6 +28,8 @@ export function RefreshFailedNote({ error }: { error: unknown }) {
 
 /** Sources that could not be read: each named, while the others' questions stay live. */
 export function SourceFailuresNote({ failures }: { failures: SourceFailure[] | undefined }) {
+  const { tokens } = useShell();
+  const tokenMode = useRuntimeConfig().auth.mode === 'token';
   if (!failures || failures.length === 0) return null;
   return (
     <Alert
@@ -43,6 +47,18 @@ export function SourceFailuresNote({ failures }: { failures: SourceFailure[] | u
             ? 'Its questions below are from the last refresh that reached it.'
             : 'Its questions are missing from the list.'}{' '}
           The other sources are up to date; it is tried again with every refresh.
+          {failure.signedOut && tokenMode && (
+            <>
+              {' '}
+              <Button
+                size="compact-sm"
+                variant="default"
+                onClick={() => tokens.clear(failure.source.id)}
+              >
+                Enter a new {failure.source.label} API key
+              </Button>
+            </>
+          )}
         </Text>
       ))}
     </Alert>
