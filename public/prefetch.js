@@ -24,9 +24,9 @@
     }
   };
   const sourceKeys = {
-    reflexio: ['id', 'kind', 'label', 'apiBaseUrl'],
-    vertesia: ['id', 'kind', 'label', 'apiBaseUrl', 'apiVersion'],
-    bilby: ['id', 'kind', 'label', 'apiBaseUrl', 'organizationId'],
+    reflexio: ['id', 'kind', 'label', 'apiBaseUrl', 'auth'],
+    vertesia: ['id', 'kind', 'label', 'apiBaseUrl', 'auth', 'apiVersion'],
+    bilby: ['id', 'kind', 'label', 'apiBaseUrl', 'auth', 'organizationId'],
   };
   const validSource = (source) =>
     isObject(source) &&
@@ -35,6 +35,7 @@
     typeof source.id === 'string' &&
     /^[a-z0-9][a-z0-9-]{0,31}$/.test(source.id) &&
     (source.label === undefined || nonEmpty(source.label)) &&
+    (source.auth === undefined || source.auth === 'token' || source.auth === 'server') &&
     usableApiBase(source.apiBaseUrl) &&
     (source.apiVersion === undefined ||
       (typeof source.apiVersion === 'string' && /^\d{8}$/.test(source.apiVersion))) &&

@@ -217,6 +217,14 @@ describe('public/prefetch.js', () => {
       'a bad Vertesia API version',
       { sources: [{ id: 'v', kind: 'vertesia', apiBaseUrl: 'v', apiVersion: 'latest' }] },
     ],
+    [
+      'a source whose key the server adds',
+      { sources: [{ id: 'r', kind: 'reflexio', apiBaseUrl: 'a', auth: 'server' }] },
+    ],
+    [
+      'an unknown source auth',
+      { sources: [{ id: 'r', kind: 'reflexio', apiBaseUrl: 'a', auth: 'oauth' }] },
+    ],
     ['null', null],
     ['an array', []],
   ];
