@@ -109,6 +109,8 @@ export interface Budget {
 }
 
 export const budgets: Budget[] = budgetsFile.budgets;
+/** The 10,000-question scenario's own budgets (bench/scale.ts). */
+export const scaleBudgets: Budget[] = budgetsFile.scaleBudgets;
 
 export function budgetMax(id: string): number {
   const budget = budgets.find((entry) => entry.id === id);

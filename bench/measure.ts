@@ -229,6 +229,8 @@ export interface RunOptions {
   pollIntervalMs: number | null;
   tickWindowMs: number;
   interactions: boolean;
+  /** Trace the countdown tick (the scale scenario has no budget for it and skips it). */
+  tick?: boolean;
 }
 
 /**
@@ -395,16 +397,19 @@ export async function runPage(options: RunOptions): Promise<PageRun> {
       run.initialJs = sum('js');
       run.initialCss = sum('css');
     });
-    await step('countdown tick', async () => {
-      const tick = await measureTick(page, options);
-      if (tick.apiInWindow.length > 0) {
-        throw new Error(`requests to /api/ in every window tried: ${tick.apiInWindow.join(', ')}`);
-      }
-      run.tick = tick;
-      run.tickScript = tick.script;
-      run.tickLayoutPaint = tick.layoutPaint;
-      run.tickTotal = tick.total;
-    });
+    if (options.tick !== false)
+      await step('countdown tick', async () => {
+        const tick = await measureTick(page, options);
+        if (tick.apiInWindow.length > 0) {
+          throw new Error(
+            `requests to /api/ in every window tried: ${tick.apiInWindow.join(', ')}`,
+          );
+        }
+        run.tick = tick;
+        run.tickScript = tick.script;
+        run.tickLayoutPaint = tick.layoutPaint;
+        run.tickTotal = tick.total;
+      });
     // After the trace: a forced GC just before it made the floor page collect during the
     // window (3–5 ms a second instead of 0.2), which is the bench's doing, not the page's.
     await step('heap', async () => {

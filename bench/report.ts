@@ -155,8 +155,8 @@ export function judge(budget: Budget, figure: Figure | undefined): Verdict {
   };
 }
 
-export function judgeAll(figures: Figure[]): Verdict[] {
-  return budgets.map((budget) =>
+export function judgeAll(figures: Figure[], list: Budget[] = budgets): Verdict[] {
+  return list.map((budget) =>
     judge(
       budget,
       figures.find((figure) => figure.id === budget.id),

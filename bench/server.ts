@@ -8,7 +8,15 @@ import { fileURLToPath } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
 import { createMockBackend, type MockBackend } from '../mock/app.ts';
-import { contentSecurityPolicy, createPortalApp } from '../server/portal.ts';
+import { createBilbyMock } from '../mock/bilby/app.ts';
+import { BILBY_ORGANIZATION_ID } from '../mock/bilby/seed.ts';
+import { createVertesiaMock, VERTESIA_API_VERSION } from '../mock/vertesia/app.ts';
+import {
+  type ConfigSource,
+  contentSecurityPolicy,
+  createPortalApp,
+  type MountedSource,
+} from '../server/portal.ts';
 import { countingMock, type TrafficRecord } from './tabs.ts';
 
 export const FLOOR_PATH = '/__floor/';
@@ -19,6 +27,8 @@ const FLOOR_FILES: Record<string, string> = {
   'index.html': 'text/html; charset=utf-8',
   'floor.js': 'text/javascript; charset=utf-8',
   'floor.css': 'text/css; charset=utf-8',
+  'scale.html': 'text/html; charset=utf-8',
+  'scale.js': 'text/javascript; charset=utf-8',
 };
 
 export interface BenchServer {
@@ -29,9 +39,16 @@ export interface BenchServer {
   close(): Promise<void>;
 }
 
+/** Vertesia and Bilby next to Reflexio, as `npm start` composes them (the scale scenario). */
+interface OtherSystems {
+  sources: MountedSource[];
+  configSources: ConfigSource[];
+}
+
 export function createBenchApp(
   distDir: string,
   mock: { fetch: (request: Request, env?: unknown) => Response | Promise<Response> },
+  others?: OtherSystems,
 ): Hono {
   const app = new Hono();
   const csp = contentSecurityPolicy();
@@ -48,7 +65,7 @@ export function createBenchApp(
       'X-Content-Type-Options': 'nosniff',
     });
   });
-  const portal = createPortalApp({ distDir, mock });
+  const portal = createPortalApp({ distDir, mock, ...others });
   app.all('*', (c) => portal.fetch(c.req.raw, c.env));
   return app;
 }
@@ -57,11 +74,40 @@ export async function startBenchServer(options: {
   distDir: string;
   port: number;
   host?: string;
+  /** Serve Vertesia and Bilby mocks too, and a config.json naming all three. */
+  allSystems?: boolean;
 }): Promise<BenchServer> {
   const host = options.host ?? '127.0.0.1';
   const mock = createMockBackend({ seed: 'empty', simulatorIntervalMs: 0, latencyMs: 0 });
   const counted = countingMock(mock.app);
-  const app = createBenchApp(options.distDir, counted);
+  const quiet = { seed: 'empty', simulatorIntervalMs: 0, latencyMs: 0 } as const;
+  const vertesia = options.allSystems ? createVertesiaMock(quiet) : null;
+  const bilby = options.allSystems ? createBilbyMock(quiet) : null;
+  const others: OtherSystems | undefined =
+    vertesia && bilby
+      ? {
+          sources: [
+            { prefix: 'vertesia', name: 'Vertesia', mock: vertesia.app },
+            { prefix: 'bilby', name: 'Bilby', mock: bilby.app },
+          ],
+          configSources: [
+            { id: 'reflexio', kind: 'reflexio', apiBaseUrl: 'api' } as ConfigSource,
+            {
+              id: 'vertesia',
+              kind: 'vertesia',
+              apiBaseUrl: 'vertesia/api/v1',
+              apiVersion: VERTESIA_API_VERSION,
+            },
+            {
+              id: 'bilby',
+              kind: 'bilby',
+              apiBaseUrl: 'bilby/api/v1',
+              organizationId: BILBY_ORGANIZATION_ID,
+            },
+          ],
+        }
+      : undefined;
+  const app = createBenchApp(options.distDir, counted, others);
   const server: Server = createServer(getRequestListener(app.fetch));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -74,6 +120,8 @@ export async function startBenchServer(options: {
     close: () =>
       new Promise<void>((resolve) => {
         mock.close();
+        vertesia?.close();
+        bilby?.close();
         server.closeAllConnections();
         server.close(() => resolve());
       }),

@@ -31,6 +31,7 @@ import {
   warmUp,
 } from '../bench/measure.ts';
 import { budgetsTable, type Figure, figuresTable, judgeAll, stat } from '../bench/report.ts';
+import { measureScale, SCALE_COUNTS, type ScaleResult } from '../bench/scale.ts';
 import { PENDING_COUNT, seedBenchTenant } from '../bench/seed.ts';
 import { FLOOR_PATH, startBenchServer } from '../bench/server.ts';
 import { describeTabs, judgeTabs, measureTabs, type TabsResult } from '../bench/tabs.ts';
@@ -63,6 +64,8 @@ const { values: args } = parseArgs({
     'tabs-seconds': { type: 'string', default: '120' },
     'tabs-warmup-seconds': { type: 'string', default: '100' },
     'tabs-only': { type: 'boolean', default: false },
+    'scale-runs': { type: 'string', default: '3' },
+    'scale-only': { type: 'boolean', default: false },
     port: { type: 'string', default: process.env.BENCH_PORT ?? '5195' },
     strict: { type: 'boolean', default: false },
     'skip-build': { type: 'boolean', default: false },
@@ -83,6 +86,8 @@ if (args.help) {
       '  --tabs-seconds S      window for requests and KB per minute with 1 and 3 tabs (120)',
       '  --tabs-warmup-seconds S  before that window, time for the polling to back off (100)',
       '  --tabs-only           measure only the tabs scenarios (about 4 minutes)',
+      '  --scale-runs N        loads per page of the 10,000-question scenario; 0 skips it (3)',
+      '  --scale-only          measure only the 10,000-question scenario',
       '  --port P              port of the bench server (5195, or BENCH_PORT)',
       '  --strict              exit 1 when a budget fails',
       '  --skip-build          measure the dist/ that is there',
@@ -109,6 +114,8 @@ const port = positive('port', args.port);
 const tabsSeconds = positive('tabs-seconds', args['tabs-seconds'], 10);
 const tabsWarmupSeconds = positive('tabs-warmup-seconds', args['tabs-warmup-seconds'], 0);
 const tabsOnly = args['tabs-only'];
+const scaleOnly = args['scale-only'];
+const scaleRuns = Math.round(positive('scale-runs', args['scale-runs'], scaleOnly ? 1 : 0));
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const resultsDir = path.join(root, 'bench', 'results');
@@ -146,7 +153,7 @@ await rm(distDir, { recursive: true, force: true });
 await cp(path.join(root, 'dist'), distDir, { recursive: true });
 const staticAssets = await initialAssetSizes(distDir);
 // The first page's JS and CSS as sent, next to nginx with the documented configuration.
-const nginxPath = tabsOnly ? null : findNginx();
+const nginxPath = tabsOnly || scaleOnly ? null : findNginx();
 const wire = nginxPath
   ? await measureWire(distDir, nginxPath).catch((error: unknown) => {
       log(`Bytes on the wire not measured: ${String(error)}`);
@@ -176,6 +183,48 @@ const tabsOptions = {
   windowSeconds: tabsSeconds,
 };
 const tabsLabel = `Requests and KB per minute with 1 and 3 tabs, idle and answering (${tabsWarmupSeconds} s warm-up, ${tabsSeconds} s counted)…`;
+
+const scaleOptions = {
+  browser,
+  distDir,
+  // Its own server (three systems' mocks, a config naming them) next to the main one.
+  port: port + 1,
+  runs: scaleRuns,
+  pollIntervalMs,
+  selectors: SELECTORS,
+  log,
+};
+const describeScale = (scale: ScaleResult) =>
+  [
+    `10,000 questions across three sources (bench/scale.ts: ${SCALE_COUNTS.reflexio} Reflexio, ${SCALE_COUNTS.vertesia.toLocaleString('en')} Vertesia, ${SCALE_COUNTS.bilby} Bilby in 100 conversations; seeded in ${scale.seedSeconds.toFixed(0)} s), ${scaleRuns} runs per page, medians (min–max):`,
+    figuresTable(scale.figures),
+    ...scale.figures.filter((figure) => figure.note).map((f) => `  ${f.label}: ${f.note}`),
+  ].join('\n');
+
+if (scaleOnly) {
+  let code = 0;
+  try {
+    const scale = await measureScale(scaleOptions);
+    console.log(
+      [
+        `Questions Inbox benchmark, scale only: Chromium ${chromiumVersion} headless, ${os.cpus().length} CPUs, commit ${git('rev-parse', '--short', 'HEAD') ?? '?'}${git('status', '--porcelain') ? ' + local changes' : ''}`,
+        '',
+        describeScale(scale),
+        '',
+        budgetsTable(scale.verdicts),
+        ...scale.verdicts.filter((v) => v.note).map((v) => `  ${v.label}: ${v.note}`),
+        ...(scale.problems.length > 0 ? ['', 'Problems during the run:', ...scale.problems] : []),
+      ].join('\n'),
+    );
+    if (args.strict && scale.verdicts.some((v) => v.status === 'FAIL')) code = 1;
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+  process.exit(code);
+}
+
+let scale: ScaleResult | null = null;
 
 if (tabsOnly) {
   let code = 0;
@@ -285,6 +334,13 @@ try {
   else problems.push(`requests per minute: ${String(requestsOutcome.reason)}`);
   if (soakOutcome.status === 'fulfilled') soak = soakOutcome.value;
   else problems.push(`soak: ${String(soakOutcome.reason)}`);
+  if (scaleRuns > 0) {
+    scale = await measureScale(scaleOptions).catch((error: unknown) => {
+      problems.push(`scale scenario: ${String(error)}`);
+      return null;
+    });
+    if (scale) problems.push(...scale.problems);
+  }
 } finally {
   await browser.close();
   await server.close();
@@ -362,7 +418,7 @@ const figures: Figure[] = [
     ...(soakMinutes === 0 ? { note: 'skipped (--soak-minutes 0)', skipped: true } : {}),
   },
 ];
-const verdicts = [...judgeAll(figures), ...judgeTabs(tabs ?? [])];
+const verdicts = [...judgeAll(figures), ...judgeTabs(tabs ?? []), ...(scale?.verdicts ?? [])];
 const failed = verdicts.filter((verdict) => verdict.status === 'FAIL');
 
 const out: string[] = [];
@@ -395,6 +451,12 @@ out.push(
   '',
   'Requests per reviewer, 1 tab and 3 tabs (bench/tabs.ts):',
   tabs ? describeTabs(tabs, tabsWarmupSeconds) : '  not measured',
+  '',
+  scaleRuns === 0
+    ? '10,000 questions across three sources: skipped (--scale-runs 0)'
+    : scale
+      ? describeScale(scale)
+      : '10,000 questions across three sources: not measured',
   '',
   'On the wire (bench/wire.ts: the portal server and nginx with deploy/nginx, asked as Chromium asks):',
   wire ? describeWire(wire) : '  not measured (no nginx)',
@@ -464,6 +526,7 @@ await writeFile(
         localChanges: !!git('status', '--porcelain'),
       },
       figures,
+      scale: scale ? { figures: scale.figures, seedSeconds: scale.seedSeconds } : null,
       budgets: verdicts,
       hiddenTab: requests,
       soak,
