@@ -1,6 +1,7 @@
 import { Anchor, Button, CopyButton, Group, Text, Textarea, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import {
+  type CSSProperties,
   type FormEvent,
   type KeyboardEvent as ReactKeyboardEvent,
   type ReactNode,
@@ -39,6 +40,7 @@ import { ActionError } from './action-error';
 import classes from './answer-form.module.css';
 import { DraftStatus } from './draft-status';
 import { PromptFields } from './prompt-fields';
+import { cssGrows } from './textarea-sizing';
 
 export interface AnswerFormProps {
   question: Question;
@@ -349,13 +351,18 @@ export function AnswerForm({ question, mode, closedReason, extraActions, busy }:
         <Textarea
           label={label}
           description={description}
-          className={mode === 'json' ? `${classes.textarea} ${classes.json}` : classes.textarea}
+          className={[
+            classes.textarea,
+            text.length <= MAX_ANSWER_LENGTH ? classes.grow : '',
+            mode === 'json' ? classes.json : '',
+          ].join(' ')}
+          style={{ '--grow-min-rows': mode === 'json' ? 5 : 3 } as CSSProperties}
           value={text}
           onChange={(event) => change(event.currentTarget.value)}
           onKeyDown={fieldKeys}
           // Measuring a very long text on every change is what freezes a tab: past the limit the
           // box keeps a fixed height and scrolls.
-          autosize={text.length <= MAX_ANSWER_LENGTH}
+          autosize={!cssGrows && text.length <= MAX_ANSWER_LENGTH}
           rows={text.length <= MAX_ANSWER_LENGTH ? undefined : 16}
           minRows={mode === 'json' ? 5 : 3}
           maxRows={16}

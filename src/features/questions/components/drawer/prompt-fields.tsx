@@ -2,10 +2,11 @@ import '@mantine/core/styles/Checkbox.layer.css';
 import '@mantine/core/styles/InlineInput.layer.css';
 import '@mantine/core/styles/Radio.layer.css';
 import { Anchor, Checkbox, Radio, Stack, Textarea, TextInput } from '@mantine/core';
-import type { KeyboardEvent } from 'react';
+import type { CSSProperties, KeyboardEvent } from 'react';
 import type { PromptAnswer, QuestionPrompt } from '../../api/schemas';
 import type { PromptFormKind } from '../../utils/prompt-answers';
 import classes from './answer-form.module.css';
+import { cssGrows } from './textarea-sizing';
 
 export interface PromptFieldsProps {
   kind: Exclude<PromptFormKind, 'single'>;
@@ -54,10 +55,11 @@ export function PromptFields({
               key={key}
               label={prompt.text}
               description={prompt.header ? `${place ? `${place} · ` : ''}${prompt.header}` : place}
-              className={classes.textarea}
+              className={`${classes.textarea} ${classes.grow}`}
+              style={{ '--grow-min-rows': 2 } as CSSProperties}
               value={answer.custom}
               onChange={(event) => update(index, { custom: event.currentTarget.value })}
-              autosize
+              autosize={!cssGrows}
               minRows={2}
               maxRows={10}
               error={error}
