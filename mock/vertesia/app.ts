@@ -1,5 +1,6 @@
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
+import { DEFAULT_TENANT } from '../app';
 import { type Clock, systemClock } from '../clock';
 import {
   bearerProblem,
@@ -19,7 +20,7 @@ import {
   waitLatency,
 } from '../source-kit';
 import { buildVertesiaStore, vertesiaSimulatorTemplates } from './seed';
-import type { AskStore, NewAsk } from './store';
+import type { AskStore, NewAsk, PendingAskData } from './store';
 
 /**
  * A mock of Vertesia's Pending Asks API (004_c6f74b07820db5b9.txt, API version 20260803), under
@@ -37,7 +38,21 @@ export interface VertesiaMockOptions {
 
 export interface VertesiaMock {
   app: Hono;
+  /** A tenant's asks and clock, for a host that keeps them between runs (the static demo). */
+  snapshot(tenant?: string): VertesiaSnapshot;
+  /** False, and the tenant left as it was, when `saved` is not a snapshot of this version. */
+  restore(saved: unknown, tenant?: string): boolean;
   close(): void;
+}
+
+/** Bumped whenever the shape changes: an older saved snapshot is then refused. */
+export const VERTESIA_SNAPSHOT_VERSION = 1;
+
+export interface VertesiaSnapshot {
+  version: typeof VERTESIA_SNAPSHOT_VERSION;
+  clockOffsetMs: number;
+  asks: PendingAskData[];
+  requestIds: Record<string, string>;
 }
 
 /** The API version this mock implements; from it on, unknown request properties are a 400. */
@@ -137,6 +152,36 @@ const createAskSchema = z
   .strict();
 
 const controlResolveSchema = z.object({ response: z.string() }).strict();
+
+const finite = z.number().finite();
+const snapshotSchema = z
+  .object({
+    version: z.literal(VERTESIA_SNAPSHOT_VERSION),
+    clockOffsetMs: finite,
+    asks: z.array(
+      z
+        .object({
+          askId: z.string().min(1),
+          runId: z.string(),
+          workflowId: z.string(),
+          projectId: z.string(),
+          accountId: z.string(),
+          agentName: z.string(),
+          questions: z.array(z.string()),
+          timeoutHours: finite,
+          userChannels: z.array(z.discriminatedUnion('type', [emailChannel, interactiveChannel])),
+          createdAt: finite,
+          expiresAt: finite,
+          status: z.enum(['pending', 'resolved', 'expired']),
+          taskId: z.string().optional(),
+          resolvedAt: finite.optional(),
+          response: z.string().optional(),
+        })
+        .strict(),
+    ),
+    requestIds: z.record(z.string(), z.string()),
+  })
+  .strict();
 
 const API = '/api/v1/pending-asks';
 const API_ROUTES: { pattern: RegExp; methods: string[] }[] = [
@@ -431,5 +476,24 @@ export function createVertesiaMock(options: VertesiaMockOptions = {}): VertesiaM
     tenants.named('default').state.register(nextTemplate());
   });
 
-  return { app: app as unknown as Hono, close: stopSimulator };
+  return {
+    app: app as unknown as Hono,
+    snapshot(name = DEFAULT_TENANT) {
+      const tenant = tenants.named(name);
+      return {
+        version: VERTESIA_SNAPSHOT_VERSION,
+        clockOffsetMs: tenant.offsetMs,
+        ...tenant.state.dump(),
+      };
+    },
+    restore(saved, name = DEFAULT_TENANT) {
+      const parsed = snapshotSchema.safeParse(saved);
+      if (!parsed.success) return false;
+      const tenant = tenants.named(name);
+      tenant.offsetMs = parsed.data.clockOffsetMs;
+      tenant.state.load(parsed.data);
+      return true;
+    },
+    close: stopSimulator,
+  };
 }
