@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { createMockBackend } from '../mock/app';
+import { createBilbyMock } from '../mock/bilby/app';
+import { createVertesiaMock } from '../mock/vertesia/app';
 
 /** One mock backend as the demo's Service Worker runs it. */
 export interface DemoBackend {
@@ -7,6 +9,11 @@ export interface DemoBackend {
   name: string;
   /** First path segments it answers, relative to the demo's root (`api` answers `api/…`). */
   prefixes: readonly string[];
+  /**
+   * Taken off the path before the mock sees it, as the portal server does: `vertesia` makes
+   * `vertesia/api/v1/…` the mock's own `/api/v1/…`.
+   */
+  mount?: string;
   /** A request whose path is the backend's own (`/api/…`), as the mock's Hono app expects. */
   fetch(request: Request): Response | Promise<Response>;
   snapshot(): unknown;
@@ -14,6 +21,22 @@ export interface DemoBackend {
   restore(saved: unknown): boolean;
   /** The agent simulator asks one question; absent when the backend has no simulator. */
   tick?(): Promise<void>;
+  /** How often the simulator asks (default: every 20 s). */
+  tickEveryMs?: number;
+}
+
+/** The backend a path under the demo's root (`vertesia/api/v1/…`) is for, and the path it sees. */
+export function route(
+  backends: readonly DemoBackend[],
+  path: string,
+): { backend: DemoBackend; path: string } | null {
+  const first = path.split('/')[0] ?? '';
+  const backend = backends.find((candidate) => candidate.prefixes.includes(first));
+  if (!backend) return null;
+  return {
+    backend,
+    path: backend.mount === undefined ? `/${path}` : path.slice(backend.mount.length) || '/',
+  };
 }
 
 const snapshotSchema = z.object({
@@ -53,7 +76,47 @@ export function reflexioDemo(): DemoBackend {
   };
 }
 
-/** Every mock backend of the demo; a new one (Vertesia, Bilby) is one more line here. */
+// Vertesia and Bilby each ask at a third of the Reflexio rate, as under `npm start`.
+const OTHER_SYSTEMS_TICK_MS = 60_000;
+
+/** The Vertesia mock of `mock/vertesia/app.ts`, as `npm start` runs it under `vertesia/`. */
+export function vertesiaDemo(): DemoBackend {
+  // Expiry is worked out whenever an ask is read: no timer to stop when the worker sleeps.
+  const mock = createVertesiaMock({ latencyMs: 150 });
+  return {
+    name: 'vertesia',
+    prefixes: ['vertesia'],
+    mount: 'vertesia',
+    fetch: (request) => mock.app.fetch(request),
+    snapshot: () => mock.snapshot(),
+    restore: (saved) => mock.restore(saved),
+    async tick() {
+      await mock.app.fetch(new Request('http://demo/__mock/simulator/tick', { method: 'POST' }));
+    },
+    tickEveryMs: OTHER_SYSTEMS_TICK_MS,
+  };
+}
+
+/** The Bilby mock of `mock/bilby/app.ts`, as `npm start` runs it under `bilby/`. */
+export function bilbyDemo(): DemoBackend {
+  // A conversation's turn (busy, or for a few seconds after an answer) is a time it runs until,
+  // compared on every request: no timer to stop when the worker sleeps.
+  const mock = createBilbyMock({ latencyMs: 150 });
+  return {
+    name: 'bilby',
+    prefixes: ['bilby'],
+    mount: 'bilby',
+    fetch: (request) => mock.app.fetch(request),
+    snapshot: () => mock.snapshot(),
+    restore: (saved) => mock.restore(saved),
+    async tick() {
+      await mock.app.fetch(new Request('http://demo/__mock/simulator/tick', { method: 'POST' }));
+    },
+    tickEveryMs: OTHER_SYSTEMS_TICK_MS,
+  };
+}
+
+/** Every mock backend of the demo; a new one is one more line here (and in RESET_PATHS). */
 export function demoBackends(): DemoBackend[] {
-  return [reflexioDemo()];
+  return [reflexioDemo(), vertesiaDemo(), bilbyDemo()];
 }
