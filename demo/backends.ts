@@ -1,3 +1,4 @@
+import type { Hono } from 'hono';
 import { z } from 'zod';
 import { createMockBackend } from '../mock/app';
 import { createBilbyMock } from '../mock/bilby/app';
@@ -76,44 +77,39 @@ export function reflexioDemo(): DemoBackend {
   };
 }
 
-// Vertesia and Bilby each ask at a third of the Reflexio rate, as under `npm start`.
-const OTHER_SYSTEMS_TICK_MS = 60_000;
-
-/** The Vertesia mock of `mock/vertesia/app.ts`, as `npm start` runs it under `vertesia/`. */
-export function vertesiaDemo(): DemoBackend {
-  // Expiry is worked out whenever an ask is read: no timer to stop when the worker sleeps.
-  const mock = createVertesiaMock({ latencyMs: 150 });
+/**
+ * A Vertesia or Bilby mock as `npm start` mounts it, under its own prefix (`vertesia/api/v1/…`
+ * is its `/api/v1/…`); each asks at a third of the Reflexio rate, as under `npm start`.
+ */
+function otherSystem(
+  name: string,
+  mock: { app: Hono; snapshot(): unknown; restore(saved: unknown): boolean },
+): DemoBackend {
   return {
-    name: 'vertesia',
-    prefixes: ['vertesia'],
-    mount: 'vertesia',
+    name,
+    prefixes: [name],
+    mount: name,
     fetch: (request) => mock.app.fetch(request),
     snapshot: () => mock.snapshot(),
     restore: (saved) => mock.restore(saved),
     async tick() {
       await mock.app.fetch(new Request('http://demo/__mock/simulator/tick', { method: 'POST' }));
     },
-    tickEveryMs: OTHER_SYSTEMS_TICK_MS,
+    tickEveryMs: 60_000,
   };
 }
 
-/** The Bilby mock of `mock/bilby/app.ts`, as `npm start` runs it under `bilby/`. */
+/** The Vertesia mock of `mock/vertesia/app.ts`. */
+export function vertesiaDemo(): DemoBackend {
+  // Expiry is worked out whenever an ask is read: no timer to stop when the worker sleeps.
+  return otherSystem('vertesia', createVertesiaMock({ latencyMs: 150 }));
+}
+
+/** The Bilby mock of `mock/bilby/app.ts`. */
 export function bilbyDemo(): DemoBackend {
   // A conversation's turn (busy, or for a few seconds after an answer) is a time it runs until,
   // compared on every request: no timer to stop when the worker sleeps.
-  const mock = createBilbyMock({ latencyMs: 150 });
-  return {
-    name: 'bilby',
-    prefixes: ['bilby'],
-    mount: 'bilby',
-    fetch: (request) => mock.app.fetch(request),
-    snapshot: () => mock.snapshot(),
-    restore: (saved) => mock.restore(saved),
-    async tick() {
-      await mock.app.fetch(new Request('http://demo/__mock/simulator/tick', { method: 'POST' }));
-    },
-    tickEveryMs: OTHER_SYSTEMS_TICK_MS,
-  };
+  return otherSystem('bilby', createBilbyMock({ latencyMs: 150 }));
 }
 
 /** Every mock backend of the demo; a new one is one more line here (and in RESET_PATHS). */
