@@ -1,4 +1,4 @@
-import type { Context } from 'hono';
+import type { Context, Env, Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { z } from 'zod';
 import { DEFAULT_TENANT, TENANT_COOKIE, TENANT_HEADER } from './app';
@@ -223,6 +223,43 @@ export function describeIssues(issues: z.core.$ZodIssue[]): string {
 }
 
 export const clockSchema = z.object({ advanceMs: z.number().finite() }).strict();
+
+/**
+ * The control routes every source mock has alike: `POST /__mock/clock {advanceMs}` moves the
+ * tenant's clock; `POST /__mock/faults` queues a fault, `DELETE /__mock/faults` clears them. A bad
+ * body is answered with the mock's own error body (`controlError`).
+ */
+export function mountClockAndFaults<E extends Env, S>(
+  app: Hono<E>,
+  options: {
+    tenants: TenantRegistry<S>;
+    faultSchema: z.ZodType<SourceFaultSpec>;
+    controlError: (status: number, message: string) => Response;
+  },
+): void {
+  const { tenants, faultSchema, controlError } = options;
+
+  app.post('/__mock/clock', async (c) => {
+    const body = await controlBody(c, clockSchema);
+    if (!body.ok) return controlError(400, body.message);
+    const tenant = tenants.of(c);
+    tenant.offsetMs += body.value.advanceMs;
+    return json({ nowMs: tenant.now(), clockOffsetMs: tenant.offsetMs });
+  });
+
+  app.post('/__mock/faults', async (c) => {
+    const body = await controlBody(c, faultSchema);
+    if (!body.ok) return controlError(400, body.message);
+    return json({ fault: tenants.of(c).faults.add(body.value) }, 201);
+  });
+
+  app.delete('/__mock/faults', (c) => {
+    const tenant = tenants.of(c);
+    const cleared = tenant.faults.list().length;
+    tenant.faults.clear();
+    return json({ cleared });
+  });
+}
 export const resetSchema = z.object({ seed: z.enum(['demo', 'empty']).optional() }).strict();
 
 // Deterministic so a demo run can be replayed.

@@ -6,12 +6,12 @@ import { base64UrlOf, randomHex32, textOfBase64Url } from '../hash';
 import {
   bearerProblem,
   COMMON_FAULT_KINDS,
-  clockSchema,
   controlBody,
   corruptJson,
   createTenantRegistry,
   describeIssues,
   json,
+  mountClockAndFaults,
   mulberry32,
   replacingFault,
   resetSchema,
@@ -486,26 +486,7 @@ export function createBilbyMock(options: BilbyMockOptions = {}): BilbyMock {
     return storeOf(c).remove(id) ? json({ deleted: id }) : controlError(404, 'Not found');
   });
 
-  app.post('/__mock/clock', async (c) => {
-    const body = await controlBody(c, clockSchema);
-    if (!body.ok) return controlError(400, body.message);
-    const tenant = tenants.of(c);
-    tenant.offsetMs += body.value.advanceMs;
-    return json({ nowMs: tenant.now(), clockOffsetMs: tenant.offsetMs });
-  });
-
-  app.post('/__mock/faults', async (c) => {
-    const body = await controlBody(c, faultSchema);
-    if (!body.ok) return controlError(400, body.message);
-    return json({ fault: tenants.of(c).faults.add(body.value) }, 201);
-  });
-
-  app.delete('/__mock/faults', (c) => {
-    const tenant = tenants.of(c);
-    const cleared = tenant.faults.list().length;
-    tenant.faults.clear();
-    return json({ cleared });
-  });
+  mountClockAndFaults(app, { tenants, faultSchema, controlError });
 
   app.post('/__mock/simulator/tick', (c) => json({ conversation: simulate(storeOf(c)) }, 201));
 

@@ -5,12 +5,12 @@ import { type Clock, systemClock } from '../clock';
 import {
   bearerProblem,
   COMMON_FAULT_KINDS,
-  clockSchema,
   controlBody,
   corruptJson,
   createTenantRegistry,
   describeIssues,
   json,
+  mountClockAndFaults,
   mulberry32,
   replacingFault,
   resetSchema,
@@ -447,26 +447,7 @@ export function createVertesiaMock(options: VertesiaMockOptions = {}): VertesiaM
       : controlError(404, 'Pending ask not found.');
   });
 
-  app.post('/__mock/clock', async (c) => {
-    const body = await controlBody(c, clockSchema);
-    if (!body.ok) return controlError(400, body.message);
-    const tenant = tenants.of(c);
-    tenant.offsetMs += body.value.advanceMs;
-    return json({ nowMs: tenant.now(), clockOffsetMs: tenant.offsetMs });
-  });
-
-  app.post('/__mock/faults', async (c) => {
-    const body = await controlBody(c, faultSchema);
-    if (!body.ok) return controlError(400, body.message);
-    return json({ fault: tenants.of(c).faults.add(body.value) }, 201);
-  });
-
-  app.delete('/__mock/faults', (c) => {
-    const tenant = tenants.of(c);
-    const cleared = tenant.faults.list().length;
-    tenant.faults.clear();
-    return json({ cleared });
-  });
+  mountClockAndFaults(app, { tenants, faultSchema, controlError });
 
   app.post('/__mock/simulator/tick', (c) =>
     json({ ask: tenants.of(c).state.register(nextTemplate()) }, 201),
