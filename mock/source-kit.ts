@@ -115,6 +115,44 @@ export function createTenantRegistry<S>(options: {
   };
 }
 
+/** What a source mock's snapshot holds besides its own data. */
+export interface SnapshotHeader {
+  /** Bumped whenever the shape changes: an older saved snapshot is then refused. */
+  version: number;
+  clockOffsetMs: number;
+}
+
+/**
+ * A source mock's snapshot() and restore(), for a host that keeps its state between runs (the
+ * static demo): a tenant's data (`dump`) with its clock offset. `restore` takes back only what
+ * `schema` accepts; a damaged or older snapshot gives false and leaves the tenant as it was.
+ */
+export function tenantSnapshots<S, T extends SnapshotHeader>(
+  tenants: TenantRegistry<S>,
+  options: {
+    version: T['version'];
+    schema: z.ZodType<T>;
+    dump(state: S): Omit<T, keyof SnapshotHeader>;
+    load(state: S, saved: T): void;
+  },
+) {
+  return {
+    snapshot(name: string = DEFAULT_TENANT): T {
+      const tenant = tenants.named(name);
+      const data = options.dump(tenant.state);
+      return { ...data, version: options.version, clockOffsetMs: tenant.offsetMs } as T;
+    },
+    restore(saved: unknown, name: string = DEFAULT_TENANT): boolean {
+      const parsed = options.schema.safeParse(saved);
+      if (!parsed.success) return false;
+      const tenant = tenants.named(name);
+      tenant.offsetMs = parsed.data.clockOffsetMs;
+      options.load(tenant.state, parsed.data);
+      return true;
+    },
+  };
+}
+
 export function json(body: unknown, status = 200, headers?: Record<string, string>): Response {
   return new Response(JSON.stringify(body), {
     status,

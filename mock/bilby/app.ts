@@ -1,6 +1,5 @@
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
-import { DEFAULT_TENANT } from '../app';
 import { type Clock, systemClock } from '../clock';
 import { base64UrlOf, randomHex32, textOfBase64Url } from '../hash';
 import {
@@ -18,6 +17,7 @@ import {
   type SeedName,
   sourceFaultSchema,
   startTimer,
+  tenantSnapshots,
   waitLatency,
 } from '../source-kit';
 import { BILBY_ORGANIZATION_ID, bilbySimulatorTemplates, buildBilbyStore } from './seed';
@@ -496,22 +496,12 @@ export function createBilbyMock(options: BilbyMockOptions = {}): BilbyMock {
 
   return {
     app: app as unknown as Hono,
-    snapshot(name = DEFAULT_TENANT) {
-      const tenant = tenants.named(name);
-      return {
-        version: BILBY_SNAPSHOT_VERSION,
-        clockOffsetMs: tenant.offsetMs,
-        conversations: tenant.state.all(),
-      };
-    },
-    restore(saved, name = DEFAULT_TENANT) {
-      const parsed = snapshotSchema.safeParse(saved);
-      if (!parsed.success) return false;
-      const tenant = tenants.named(name);
-      tenant.offsetMs = parsed.data.clockOffsetMs;
-      tenant.state.replaceAll(parsed.data.conversations);
-      return true;
-    },
+    ...tenantSnapshots<ConversationStore, BilbySnapshot>(tenants, {
+      version: BILBY_SNAPSHOT_VERSION,
+      schema: snapshotSchema,
+      dump: (state) => ({ conversations: state.all() }),
+      load: (state, saved) => state.replaceAll(saved.conversations),
+    }),
     close: stopSimulator,
   };
 }

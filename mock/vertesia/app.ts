@@ -1,6 +1,5 @@
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
-import { DEFAULT_TENANT } from '../app';
 import { type Clock, systemClock } from '../clock';
 import {
   bearerProblem,
@@ -17,6 +16,7 @@ import {
   type SeedName,
   sourceFaultSchema,
   startTimer,
+  tenantSnapshots,
   waitLatency,
 } from '../source-kit';
 import { buildVertesiaStore, vertesiaSimulatorTemplates } from './seed';
@@ -459,22 +459,12 @@ export function createVertesiaMock(options: VertesiaMockOptions = {}): VertesiaM
 
   return {
     app: app as unknown as Hono,
-    snapshot(name = DEFAULT_TENANT) {
-      const tenant = tenants.named(name);
-      return {
-        version: VERTESIA_SNAPSHOT_VERSION,
-        clockOffsetMs: tenant.offsetMs,
-        ...tenant.state.dump(),
-      };
-    },
-    restore(saved, name = DEFAULT_TENANT) {
-      const parsed = snapshotSchema.safeParse(saved);
-      if (!parsed.success) return false;
-      const tenant = tenants.named(name);
-      tenant.offsetMs = parsed.data.clockOffsetMs;
-      tenant.state.load(parsed.data);
-      return true;
-    },
+    ...tenantSnapshots<AskStore, VertesiaSnapshot>(tenants, {
+      version: VERTESIA_SNAPSHOT_VERSION,
+      schema: snapshotSchema,
+      dump: (state) => state.dump(),
+      load: (state, saved) => state.load(saved),
+    }),
     close: stopSimulator,
   };
 }
