@@ -1,6 +1,7 @@
 // The static demo's Service Worker: it answers the portal's requests for `api/…` and `__mock/…`
-// with the mock backends themselves (their Hono apps, no server), serves the app from a cache
-// filled at install (so the demo works offline), and keeps the mock's state in IndexedDB.
+// (Reflexio), `vertesia/…` and `bilby/…` with the mock backends themselves (their Hono apps, no
+// server), serves the app from a cache filled at install (so the demo works offline), and keeps
+// each mock's state in IndexedDB.
 import { type DemoBackend, demoBackends, route } from './backends';
 import { DEMO_CSP } from './csp';
 import { loadState, saveState } from './persist';
