@@ -3,6 +3,7 @@ import { copyFile, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, mergeConfig, type Plugin, type UserConfig } from 'vite';
+import { demoConfigJson } from './demo/config.ts';
 import { PRECOMPRESS } from './scripts/precompress.ts';
 import baseConfig from './vite.config.ts';
 
@@ -92,6 +93,9 @@ function demoPlugin(): Plugin {
     async closeBundle() {
       const indexPath = path.join(outDir, 'index.html');
       await writeFile(indexPath, demoIndexHtml(await readFile(indexPath, 'utf8')));
+      // The portal reads all three mocked systems (public/config.json, for production, names one).
+      const configPath = path.join(outDir, 'config.json');
+      await writeFile(configPath, demoConfigJson(await readFile(configPath, 'utf8')));
       await copyFile(path.join(demoDir, 'not-found.html'), path.join(outDir, '404.html'));
       await copyFile(path.join(demoDir, 'demo.css'), path.join(outDir, 'demo.css'));
       await scriptBuild(path.join(demoDir, 'start.ts'), 'demo-start.js', outDir);

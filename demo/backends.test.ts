@@ -6,7 +6,19 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { reflexioDemo } from './backends';
+import { BILBY_ORGANIZATION_ID, bilbyDemoIds } from '../mock/bilby/seed';
+import { VERTESIA_API_VERSION } from '../mock/vertesia/app';
+import { vertesiaDemoIds } from '../mock/vertesia/seed';
+import {
+  bilbyDemo,
+  type DemoBackend,
+  demoBackends,
+  reflexioDemo,
+  route,
+  vertesiaDemo,
+} from './backends';
+import { DEMO_SOURCES, demoConfigJson } from './config';
+import { RESET_PATHS } from './reset-paths';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -50,6 +62,121 @@ describe('the mock as the demo’s worker runs it', () => {
   });
 });
 
+/** A path under the demo's root, as the worker routes it to a backend (the page's own request). */
+async function viaWorker(
+  backends: readonly DemoBackend[],
+  path: string,
+  init: RequestInit = {},
+): Promise<Response> {
+  const [pathname, search = ''] = path.split('?');
+  const routed = route(backends, pathname ?? '');
+  if (!routed) throw new Error(`no backend answers ${path}`);
+  return routed.backend.fetch(
+    asTheWorkerSendsIt(`${routed.path}${search ? `?${search}` : ''}`, init),
+  );
+}
+
+const postJson = (body: unknown): RequestInit => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
+
+describe('the three systems in the demo', () => {
+  it('routes each source of the demo’s config.json to its own mock, under its own prefix', () => {
+    const backends = demoBackends();
+    expect(backends.map((backend) => backend.name)).toEqual(['reflexio', 'vertesia', 'bilby']);
+    for (const source of DEMO_SOURCES) {
+      expect(route(backends, `${source.apiBaseUrl}/anything`)?.backend.name).toBe(source.kind);
+    }
+    expect(route(backends, 'vertesia/api/v1/pending-asks')?.path).toBe('/api/v1/pending-asks');
+    expect(route(backends, 'bilby/__mock/state')?.path).toBe('/__mock/state');
+    expect(route(backends, 'api/pending_tool_calls')?.path).toBe('/api/pending_tool_calls');
+    expect(route(backends, 'questions')).toBeNull();
+    expect(route(backends, 'vertesiax/api')).toBeNull();
+  });
+
+  it('config.json keeps the production settings and names the three sources', () => {
+    const config = JSON.parse(
+      demoConfigJson(readFileSync(path.join(root, 'public/config.json'), 'utf8')),
+    ) as Record<string, unknown>;
+    expect(config.apiBaseUrl).toBeUndefined();
+    expect(config).toMatchObject({ pollIntervalMs: 10000, auth: { mode: 'proxy' } });
+    expect(config.sources).toEqual(DEMO_SOURCES);
+    expect(DEMO_SOURCES[1].apiVersion).toBe(VERTESIA_API_VERSION);
+    expect(DEMO_SOURCES[2].organizationId).toBe(BILBY_ORGANIZATION_ID);
+  });
+
+  it('answers a Vertesia ask and a Bilby question; Reset demo brings all three back', async () => {
+    const backends = demoBackends();
+    const vertesia = { 'x-api-version': '20260803', 'content-type': 'application/json' };
+    const asked = await viaWorker(
+      backends,
+      `vertesia/api/v1/pending-asks/${vertesiaDemoIds.refund}/resolve`,
+      {
+        method: 'POST',
+        headers: vertesia,
+        body: JSON.stringify({ response: 'Approve it' }),
+      },
+    );
+    expect(asked.status).toBe(200);
+    const org = `organizationId=${DEMO_SOURCES[2].organizationId}`;
+    const answered = await viaWorker(
+      backends,
+      `bilby/api/v1/conversations/${bilbyDemoIds.naming}/tool-outputs?${org}`,
+      postJson({
+        outputs: [
+          {
+            toolCallId: bilbyDemoIds.namingCall,
+            output: { status: 'dismissed', answers: [], summary: 'Not applicable' },
+          },
+        ],
+      }),
+    );
+    expect(answered.status).toBe(202);
+    // The seed's busy conversation is busy in the demo too.
+    const busy = await viaWorker(
+      backends,
+      `bilby/api/v1/conversations/${bilbyDemoIds.busy}?${org}`,
+    );
+    expect(((await busy.json()) as { status: string }).status).toBe('running');
+
+    // Reset demo posts to every backend's reset, each reached once.
+    const reached = RESET_PATHS.map((reset) => route(backends, reset)?.backend.name);
+    expect(reached.sort()).toEqual(backends.map((backend) => backend.name).sort());
+    for (const reset of RESET_PATHS)
+      expect((await viaWorker(backends, reset, postJson({}))).status).toBe(200);
+    const ask = await viaWorker(
+      backends,
+      `vertesia/api/v1/pending-asks/${vertesiaDemoIds.refund}`,
+      {
+        headers: vertesia,
+      },
+    );
+    expect(((await ask.json()) as { status: string }).status).toBe('pending');
+    const conversation = await viaWorker(
+      backends,
+      `bilby/api/v1/conversations/${bilbyDemoIds.naming}?${org}`,
+    );
+    expect(
+      ((await conversation.json()) as { pendingQuestions: unknown[] }).pendingQuestions,
+    ).toHaveLength(1);
+  });
+
+  it('each backend takes back its own snapshot and refuses another’s', () => {
+    const backends = [reflexioDemo(), vertesiaDemo(), bilbyDemo()];
+    for (const [index, backend] of backends.entries()) {
+      const fresh = demoBackends()[index] as DemoBackend;
+      expect(fresh.restore(JSON.parse(JSON.stringify(backend.snapshot()))), backend.name).toBe(
+        true,
+      );
+      const other = backends[(index + 1) % backends.length] as DemoBackend;
+      expect(fresh.restore(JSON.parse(JSON.stringify(other.snapshot()))), backend.name).toBe(false);
+      expect(fresh.restore({ saved: 'long ago' }), backend.name).toBe(false);
+    }
+  });
+});
+
 describe('what the worker bundles', () => {
   const runtimeFiles = (dir: string) =>
     readdirSync(path.join(root, dir))
@@ -57,7 +184,12 @@ describe('what the worker bundles', () => {
       .map((file) => path.join(dir, file));
 
   it('imports nothing of the server and no Node built-in (mock/ and demo/ run in a browser)', () => {
-    const files = [...runtimeFiles('mock'), ...runtimeFiles('demo')];
+    const files = [
+      ...runtimeFiles('mock'),
+      ...runtimeFiles('mock/vertesia'),
+      ...runtimeFiles('mock/bilby'),
+      ...runtimeFiles('demo'),
+    ];
     expect(files.length).toBeGreaterThan(10);
     for (const file of files) {
       const source = readFileSync(path.join(root, file), 'utf8');
@@ -65,8 +197,10 @@ describe('what the worker bundles', () => {
         (match) => match[1] ?? match[2] ?? '',
       );
       for (const specifier of imports) {
-        expect(specifier, file).not.toMatch(/^(node:|\.\.\/server\/)|^(fs|path|http|crypto)$/);
+        expect(specifier, file).not.toMatch(/^(node:|(\.\.\/)+server\/)|^(fs|path|http|crypto)$/);
       }
+      // Node's globals are not there either.
+      expect(source, file).not.toMatch(/\bBuffer\.|\bprocess\.|\bsetImmediate\(/);
     }
   });
 });

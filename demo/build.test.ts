@@ -5,19 +5,23 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentSecurityPolicy } from '../server/portal';
+import { demoConfigJson } from './config';
 import { DEMO_CSP } from './csp';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-// Strings only the mock and the demo's worker have (seed data, a simulator question, the control
-// routes, the registration).
+// Strings only the mocks and the demo's worker have (seed data of the three systems, a simulator
+// question, the control routes, the registration).
 const MOCK_MARKERS = [
   'Northwind Traders',
   'Pied Piper says they were charged twice',
+  'Which region should the new workspace for Acme Corp live in?',
+  'Analytics database setup',
   '__mock',
   'serviceWorker',
   'questions-inbox-demo',
 ];
+const WORKER_MARKERS = MOCK_MARKERS.slice(0, 5);
 
 async function filesUnder(dir: string, prefix = ''): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
@@ -96,7 +100,7 @@ describe('the normal build (dist/)', () => {
 describe('the demo build (dist-demo/)', () => {
   it('holds the mock, in its Service Worker only', () => {
     const worker = demo.get('sw.js') ?? '';
-    for (const marker of MOCK_MARKERS.slice(0, 3)) expect(worker).toContain(marker);
+    for (const marker of WORKER_MARKERS) expect(worker).toContain(marker);
     expect(demo.get('demo-start.js')).toContain('serviceWorker');
   });
 
@@ -104,7 +108,16 @@ describe('the demo build (dist-demo/)', () => {
     const assets = (files: Map<string, string>) =>
       [...files].filter(([file]) => file.startsWith('assets/') && !/\.(br|gz)$/.test(file));
     expect(assets(demo)).toEqual(assets(portal));
-    expect(demo.get('config.json')).toBe(portal.get('config.json'));
+  });
+
+  it('reads the three mocked systems (the normal build’s config.json names one Reflexio)', () => {
+    expect(demo.get('config.json')).toBe(demoConfigJson(portal.get('config.json') ?? ''));
+    const sources = (JSON.parse(demo.get('config.json') ?? '{}') as { sources: { kind: string }[] })
+      .sources;
+    expect(sources.map((source) => source.kind)).toEqual(['reflexio', 'vertesia', 'bilby']);
+    expect(JSON.parse(portal.get('config.json') ?? '{}')).toEqual(
+      expect.objectContaining({ apiBaseUrl: 'api' }),
+    );
   });
 
   it('has no precompressed copies (a static host compresses; the worker would cache them too)', () => {

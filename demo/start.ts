@@ -3,6 +3,8 @@
 // and puts the demo banner above it. On 404.html (a link into the app that the static host did
 // not know) it does the same and reloads, so the worker serves the page.
 
+import { RESET_PATHS } from './reset-paths';
+
 declare global {
   interface Window {
     __questionsInboxDemo?: true;
@@ -104,12 +106,17 @@ function banner(root: URL): HTMLElement {
     reset.disabled = true;
     status.textContent = 'Resetting…';
     try {
-      const response = await fetch(new URL('__mock/reset', root), {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: '{}',
-      });
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      const responses = await Promise.all(
+        RESET_PATHS.map((path) =>
+          fetch(new URL(path, root), {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: '{}',
+          }),
+        ),
+      );
+      const failed = responses.find((response) => !response.ok);
+      if (failed) throw new Error(`HTTP ${failed.status}`);
       window.location.reload();
     } catch (error) {
       reset.disabled = false;
@@ -172,5 +179,3 @@ if (!window.__questionsInboxDemo && script instanceof HTMLScriptElement) {
   window.__questionsInboxDemo = true;
   start(script);
 }
-
-export {};

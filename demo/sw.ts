@@ -1,7 +1,8 @@
 // The static demo's Service Worker: it answers the portal's requests for `api/…` and `__mock/…`
-// with the mock backends themselves (their Hono apps, no server), serves the app from a cache
-// filled at install (so the demo works offline), and keeps the mock's state in IndexedDB.
-import { type DemoBackend, demoBackends } from './backends';
+// (Reflexio), `vertesia/…` and `bilby/…` with the mock backends themselves (their Hono apps, no
+// server), serves the app from a cache filled at install (so the demo works offline), and keeps
+// each mock's state in IndexedDB.
+import { type DemoBackend, demoBackends, route } from './backends';
 import { DEMO_CSP } from './csp';
 import { loadState, saveState } from './persist';
 
@@ -89,9 +90,10 @@ function save(backend: DemoBackend): Promise<void> {
 async function catchUp(backend: DemoBackend): Promise<void> {
   if (!backend.tick) return;
   const last = tickedAt.get(backend.name) ?? Date.now();
-  const due = Math.floor((Date.now() - last) / SIMULATOR_INTERVAL_MS);
+  const every = backend.tickEveryMs ?? SIMULATOR_INTERVAL_MS;
+  const due = Math.floor((Date.now() - last) / every);
   if (due <= 0) return;
-  tickedAt.set(backend.name, due > CATCH_UP_MAX ? Date.now() : last + due * SIMULATOR_INTERVAL_MS);
+  tickedAt.set(backend.name, due > CATCH_UP_MAX ? Date.now() : last + due * every);
   for (let i = 0; i < Math.min(due, CATCH_UP_MAX); i += 1) await backend.tick();
   await save(backend);
 }
@@ -118,25 +120,27 @@ const ready = Promise.all(backends.map(restore)).then(async () => {
 
 // ---- Requests. ----
 
-function withinScope(response: Response): Response {
+function withinScope(response: Response, mount: string | undefined): Response {
   const location = response.headers.get('location');
   if (response.type === 'error' || !location?.startsWith('/')) return response;
   const headers = new Headers(response.headers);
-  headers.set('location', new URL(location.slice(1), scope).href);
+  const under = mount === undefined ? location.slice(1) : `${mount}${location}`;
+  headers.set('location', new URL(under, scope).href);
   return new Response(response.body, { status: response.status, headers });
 }
 
+/** `path` is the backend's own (`/api/…`): the request reaches its mock as under the portal server. */
 async function answer(backend: DemoBackend, request: Request, path: string): Promise<Response> {
   await ready;
   const url = new URL(request.url);
   const method = request.method;
   const body = method === 'GET' || method === 'HEAD' ? undefined : await request.arrayBuffer();
-  const own = new Request(new URL(`/${path}${url.search}`, scope.origin), {
+  const own = new Request(new URL(`${path}${url.search}`, scope.origin), {
     method,
     headers: request.headers,
     body,
   });
-  return withinScope(await backend.fetch(own));
+  return withinScope(await backend.fetch(own), backend.mount);
 }
 
 async function fromCache(request: Request): Promise<Response> {
@@ -164,14 +168,20 @@ sw.addEventListener('fetch', (event) => {
   const url = new URL(request.url);
   if (url.origin !== scope.origin || !url.pathname.startsWith(scope.pathname)) return;
   const path = url.pathname.slice(scope.pathname.length);
-  const first = path.split('/')[0] ?? '';
-  const backend = backends.find((candidate) => candidate.prefixes.includes(first));
-  if (backend) {
-    const answered = answer(backend, request, path);
-    event.respondWith(answered);
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
-      event.waitUntil(answered.then(() => save(backend)).catch(() => undefined));
-    }
+  const routed = route(backends, path);
+  if (routed) {
+    const { backend } = routed;
+    const answered = answer(backend, request, routed.path);
+    // A change is answered once it is saved: the page may be closed (or the worker stopped)
+    // the moment it has its answer.
+    const saved =
+      request.method === 'GET' || request.method === 'HEAD'
+        ? answered
+        : answered.then(async (response) => {
+            await save(backend);
+            return response;
+          });
+    event.respondWith(saved);
     return;
   }
   if (request.method !== 'GET') return;

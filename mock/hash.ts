@@ -18,3 +18,23 @@ export function sha256Base64Url(text: string): string {
 export function randomHex32(): string {
   return globalThis.crypto.randomUUID().replaceAll('-', '');
 }
+
+/** UTF-8 text as unpadded base64url (Node's `Buffer…toString('base64url')`, in a browser too). */
+export function base64UrlOf(text: string): string {
+  let binary = '';
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+}
+
+/** The text of a base64url string; null when it is not one. */
+export function textOfBase64Url(encoded: string): string | null {
+  if (!/^[A-Za-z0-9_-]*$/.test(encoded)) return null;
+  try {
+    const binary = atob(encoded.replaceAll('-', '+').replaceAll('_', '/'));
+    return new TextDecoder('utf-8', { fatal: true }).decode(
+      Uint8Array.from(binary, (char) => char.charCodeAt(0)),
+    );
+  } catch {
+    return null;
+  }
+}

@@ -1,4 +1,4 @@
-import type { Context } from 'hono';
+import type { Context, Env, Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { z } from 'zod';
 import { DEFAULT_TENANT, TENANT_COOKIE, TENANT_HEADER } from './app';
@@ -115,6 +115,44 @@ export function createTenantRegistry<S>(options: {
   };
 }
 
+/** What a source mock's snapshot holds besides its own data. */
+export interface SnapshotHeader {
+  /** Bumped whenever the shape changes: an older saved snapshot is then refused. */
+  version: number;
+  clockOffsetMs: number;
+}
+
+/**
+ * A source mock's snapshot() and restore(), for a host that keeps its state between runs (the
+ * static demo): a tenant's data (`dump`) with its clock offset. `restore` takes back only what
+ * `schema` accepts; a damaged or older snapshot gives false and leaves the tenant as it was.
+ */
+export function tenantSnapshots<S, T extends SnapshotHeader>(
+  tenants: TenantRegistry<S>,
+  options: {
+    version: T['version'];
+    schema: z.ZodType<T>;
+    dump(state: S): Omit<T, keyof SnapshotHeader>;
+    load(state: S, saved: T): void;
+  },
+) {
+  return {
+    snapshot(name: string = DEFAULT_TENANT): T {
+      const tenant = tenants.named(name);
+      const data = options.dump(tenant.state);
+      return { ...data, version: options.version, clockOffsetMs: tenant.offsetMs } as T;
+    },
+    restore(saved: unknown, name: string = DEFAULT_TENANT): boolean {
+      const parsed = options.schema.safeParse(saved);
+      if (!parsed.success) return false;
+      const tenant = tenants.named(name);
+      tenant.offsetMs = parsed.data.clockOffsetMs;
+      options.load(tenant.state, parsed.data);
+      return true;
+    },
+  };
+}
+
 export function json(body: unknown, status = 200, headers?: Record<string, string>): Response {
   return new Response(JSON.stringify(body), {
     status,
@@ -223,6 +261,43 @@ export function describeIssues(issues: z.core.$ZodIssue[]): string {
 }
 
 export const clockSchema = z.object({ advanceMs: z.number().finite() }).strict();
+
+/**
+ * The control routes every source mock has alike: `POST /__mock/clock {advanceMs}` moves the
+ * tenant's clock; `POST /__mock/faults` queues a fault, `DELETE /__mock/faults` clears them. A bad
+ * body is answered with the mock's own error body (`controlError`).
+ */
+export function mountClockAndFaults<E extends Env, S>(
+  app: Hono<E>,
+  options: {
+    tenants: TenantRegistry<S>;
+    faultSchema: z.ZodType<SourceFaultSpec>;
+    controlError: (status: number, message: string) => Response;
+  },
+): void {
+  const { tenants, faultSchema, controlError } = options;
+
+  app.post('/__mock/clock', async (c) => {
+    const body = await controlBody(c, clockSchema);
+    if (!body.ok) return controlError(400, body.message);
+    const tenant = tenants.of(c);
+    tenant.offsetMs += body.value.advanceMs;
+    return json({ nowMs: tenant.now(), clockOffsetMs: tenant.offsetMs });
+  });
+
+  app.post('/__mock/faults', async (c) => {
+    const body = await controlBody(c, faultSchema);
+    if (!body.ok) return controlError(400, body.message);
+    return json({ fault: tenants.of(c).faults.add(body.value) }, 201);
+  });
+
+  app.delete('/__mock/faults', (c) => {
+    const tenant = tenants.of(c);
+    const cleared = tenant.faults.list().length;
+    tenant.faults.clear();
+    return json({ cleared });
+  });
+}
 export const resetSchema = z.object({ seed: z.enum(['demo', 'empty']).optional() }).strict();
 
 // Deterministic so a demo run can be replayed.

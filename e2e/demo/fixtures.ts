@@ -83,3 +83,24 @@ export async function demoCall(page: Page, id: string) {
     return state.calls.find((call) => call.id === wanted);
   }, id);
 }
+
+export interface VertesiaDemoState {
+  asks: Array<{ askId: string; status: string; response?: string }>;
+}
+
+export interface BilbyDemoState {
+  conversations: Array<{
+    id: string;
+    status: 'idle' | 'running';
+    pendingQuestions: Array<{ toolCallId: string }>;
+    answered: Array<{ toolCallId: string; output: { status: string; summary: string } }>;
+  }>;
+}
+
+/** The Vertesia or Bilby mock's state, asked through the Service Worker like the page asks. */
+export async function systemState<S extends 'vertesia' | 'bilby'>(
+  page: Page,
+  system: S,
+): Promise<S extends 'vertesia' ? VertesiaDemoState : BilbyDemoState> {
+  return page.evaluate(async (name) => (await fetch(`${name}/__mock/state`)).json(), system);
+}

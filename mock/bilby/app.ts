@@ -1,26 +1,27 @@
-import { randomBytes } from 'node:crypto';
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import { type Clock, systemClock } from '../clock';
+import { base64UrlOf, randomHex32, textOfBase64Url } from '../hash';
 import {
   bearerProblem,
   COMMON_FAULT_KINDS,
-  clockSchema,
   controlBody,
   corruptJson,
   createTenantRegistry,
   describeIssues,
   json,
+  mountClockAndFaults,
   mulberry32,
   replacingFault,
   resetSchema,
   type SeedName,
   sourceFaultSchema,
   startTimer,
+  tenantSnapshots,
   waitLatency,
 } from '../source-kit';
 import { BILBY_ORGANIZATION_ID, bilbySimulatorTemplates, buildBilbyStore } from './seed';
-import type { ConversationStore, ToolOutput } from './store';
+import type { Conversation, ConversationStore, ToolOutput } from './store';
 
 /**
  * A mock of Bilby's conversation questions: the documented `POST …/tool-outputs`
@@ -49,7 +50,20 @@ export interface BilbyMockOptions {
 
 export interface BilbyMock {
   app: Hono;
+  /** A tenant's conversations and clock, for a host that keeps them between runs (the static demo). */
+  snapshot(tenant?: string): BilbySnapshot;
+  /** False, and the tenant left as it was, when `saved` is not a snapshot of this version. */
+  restore(saved: unknown, tenant?: string): boolean;
   close(): void;
+}
+
+/** Bumped whenever the shape changes: an older saved snapshot is then refused. */
+export const BILBY_SNAPSHOT_VERSION = 1;
+
+export interface BilbySnapshot {
+  version: typeof BILBY_SNAPSHOT_VERSION;
+  clockOffsetMs: number;
+  conversations: Conversation[];
 }
 
 export const BILBY_FAULT_KINDS = COMMON_FAULT_KINDS;
@@ -130,6 +144,37 @@ const createConversationSchema = z
   .strict();
 const busySchema = z.object({ ms: z.number().min(0) }).strict();
 
+const finite = z.number().finite();
+const isoDate = z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'an ISO date');
+const snapshotSchema = z
+  .object({
+    version: z.literal(BILBY_SNAPSHOT_VERSION),
+    clockOffsetMs: finite,
+    conversations: z.array(
+      z
+        .object({
+          id: z.string().min(1),
+          title: z.string(),
+          updatedAt: finite,
+          runningUntil: finite,
+          pendingQuestions: z.array(
+            z
+              .object({
+                toolCallId: z.string().min(1),
+                createdAt: isoDate,
+                questions: z.array(questionSchema).min(1),
+              })
+              .strict(),
+          ),
+          answered: z.array(
+            z.object({ toolCallId: z.string(), output: toolOutputSchema, at: isoDate }).strict(),
+          ),
+        })
+        .strict(),
+    ),
+  })
+  .strict();
+
 const API_ROUTES: { pattern: RegExp; methods: string[] }[] = [
   { pattern: /^\/api\/v1\/conversations$/, methods: ['GET'] },
   { pattern: /^\/api\/v1\/conversations\/[^/]+$/, methods: ['GET'] },
@@ -166,11 +211,11 @@ type Env = {
 };
 
 function encodeCursor(key: { updatedAt: number; id: string }): string {
-  return Buffer.from(`${key.updatedAt}|${key.id}`).toString('base64url');
+  return base64UrlOf(`${key.updatedAt}|${key.id}`);
 }
 
 function decodeCursor(cursor: string): { updatedAt: number; id: string } | null {
-  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  const [at, id] = (textOfBase64Url(cursor) ?? '').split('|');
   const updatedAt = Number(at);
   return id && Number.isFinite(updatedAt) ? { updatedAt, id } : null;
 }
@@ -340,7 +385,7 @@ export function createBilbyMock(options: BilbyMockOptions = {}): BilbyMock {
     }
 
     store.accept(id, outputs, runAfterAnswerMs);
-    const runId = `run_${randomBytes(8).toString('hex')}`;
+    const runId = `run_${randomHex32().slice(0, 16)}`;
     return json(
       {
         ok: true,
@@ -441,26 +486,7 @@ export function createBilbyMock(options: BilbyMockOptions = {}): BilbyMock {
     return storeOf(c).remove(id) ? json({ deleted: id }) : controlError(404, 'Not found');
   });
 
-  app.post('/__mock/clock', async (c) => {
-    const body = await controlBody(c, clockSchema);
-    if (!body.ok) return controlError(400, body.message);
-    const tenant = tenants.of(c);
-    tenant.offsetMs += body.value.advanceMs;
-    return json({ nowMs: tenant.now(), clockOffsetMs: tenant.offsetMs });
-  });
-
-  app.post('/__mock/faults', async (c) => {
-    const body = await controlBody(c, faultSchema);
-    if (!body.ok) return controlError(400, body.message);
-    return json({ fault: tenants.of(c).faults.add(body.value) }, 201);
-  });
-
-  app.delete('/__mock/faults', (c) => {
-    const tenant = tenants.of(c);
-    const cleared = tenant.faults.list().length;
-    tenant.faults.clear();
-    return json({ cleared });
-  });
+  mountClockAndFaults(app, { tenants, faultSchema, controlError });
 
   app.post('/__mock/simulator/tick', (c) => json({ conversation: simulate(storeOf(c)) }, 201));
 
@@ -468,7 +494,16 @@ export function createBilbyMock(options: BilbyMockOptions = {}): BilbyMock {
     simulate(tenants.named('default').state);
   });
 
-  return { app: app as unknown as Hono, close: stopSimulator };
+  return {
+    app: app as unknown as Hono,
+    ...tenantSnapshots<ConversationStore, BilbySnapshot>(tenants, {
+      version: BILBY_SNAPSHOT_VERSION,
+      schema: snapshotSchema,
+      dump: (state) => ({ conversations: state.all() }),
+      load: (state, saved) => state.replaceAll(saved.conversations),
+    }),
+    close: stopSimulator,
+  };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomHex32, sha256Hex } from '../hash';
 
 /**
  * Bilby conversations as the portal assumes them (src/features/questions/sources/bilby/assumptions.ts,
@@ -57,18 +57,13 @@ export interface ConversationDetail {
 
 /** A version-4 UUID: the document's pattern for conversation and organization ids. */
 export function uuid(seed?: string): string {
-  const hex =
-    seed === undefined
-      ? randomBytes(16).toString('hex')
-      : createHash('sha256').update(`bilby-demo/${seed}`).digest('hex');
+  const hex = seed === undefined ? randomHex32() : sha256Hex(`bilby-demo/${seed}`);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 export function toolCallId(seed?: string): string {
   const hex =
-    seed === undefined
-      ? randomBytes(12).toString('hex')
-      : createHash('sha256').update(`bilby-call/${seed}`).digest('hex').slice(0, 24);
+    seed === undefined ? randomHex32().slice(0, 24) : sha256Hex(`bilby-call/${seed}`).slice(0, 24);
   return `toolu_${hex}`;
 }
 
@@ -100,6 +95,8 @@ export interface ConversationStore {
   setRunning(id: string, ms: number): Conversation | undefined;
   remove(id: string): boolean;
   all(): Conversation[];
+  /** Puts conversations (from `all()`) back in place of what the store holds. */
+  replaceAll(conversations: Conversation[]): void;
 }
 
 export function createConversationStore(now: () => number): ConversationStore {
@@ -199,5 +196,11 @@ export function createConversationStore(now: () => number): ConversationStore {
     },
     remove: (id) => conversations.delete(id),
     all: () => [...conversations.values()].sort(newestFirst).map((c) => structuredClone(c)),
+    replaceAll(next) {
+      conversations.clear();
+      for (const conversation of next) {
+        conversations.set(conversation.id, structuredClone(conversation));
+      }
+    },
   };
 }

@@ -4,22 +4,23 @@ import { type Clock, systemClock } from '../clock';
 import {
   bearerProblem,
   COMMON_FAULT_KINDS,
-  clockSchema,
   controlBody,
   corruptJson,
   createTenantRegistry,
   describeIssues,
   json,
+  mountClockAndFaults,
   mulberry32,
   replacingFault,
   resetSchema,
   type SeedName,
   sourceFaultSchema,
   startTimer,
+  tenantSnapshots,
   waitLatency,
 } from '../source-kit';
 import { buildVertesiaStore, vertesiaSimulatorTemplates } from './seed';
-import type { AskStore, NewAsk } from './store';
+import type { AskStore, NewAsk, PendingAskData } from './store';
 
 /**
  * A mock of Vertesia's Pending Asks API (004_c6f74b07820db5b9.txt, API version 20260803), under
@@ -37,7 +38,21 @@ export interface VertesiaMockOptions {
 
 export interface VertesiaMock {
   app: Hono;
+  /** A tenant's asks and clock, for a host that keeps them between runs (the static demo). */
+  snapshot(tenant?: string): VertesiaSnapshot;
+  /** False, and the tenant left as it was, when `saved` is not a snapshot of this version. */
+  restore(saved: unknown, tenant?: string): boolean;
   close(): void;
+}
+
+/** Bumped whenever the shape changes: an older saved snapshot is then refused. */
+export const VERTESIA_SNAPSHOT_VERSION = 1;
+
+export interface VertesiaSnapshot {
+  version: typeof VERTESIA_SNAPSHOT_VERSION;
+  clockOffsetMs: number;
+  asks: PendingAskData[];
+  requestIds: Record<string, string>;
 }
 
 /** The API version this mock implements; from it on, unknown request properties are a 400. */
@@ -137,6 +152,36 @@ const createAskSchema = z
   .strict();
 
 const controlResolveSchema = z.object({ response: z.string() }).strict();
+
+const finite = z.number().finite();
+const snapshotSchema = z
+  .object({
+    version: z.literal(VERTESIA_SNAPSHOT_VERSION),
+    clockOffsetMs: finite,
+    asks: z.array(
+      z
+        .object({
+          askId: z.string().min(1),
+          runId: z.string(),
+          workflowId: z.string(),
+          projectId: z.string(),
+          accountId: z.string(),
+          agentName: z.string(),
+          questions: z.array(z.string()),
+          timeoutHours: finite,
+          userChannels: z.array(z.discriminatedUnion('type', [emailChannel, interactiveChannel])),
+          createdAt: finite,
+          expiresAt: finite,
+          status: z.enum(['pending', 'resolved', 'expired']),
+          taskId: z.string().optional(),
+          resolvedAt: finite.optional(),
+          response: z.string().optional(),
+        })
+        .strict(),
+    ),
+    requestIds: z.record(z.string(), z.string()),
+  })
+  .strict();
 
 const API = '/api/v1/pending-asks';
 const API_ROUTES: { pattern: RegExp; methods: string[] }[] = [
@@ -402,26 +447,7 @@ export function createVertesiaMock(options: VertesiaMockOptions = {}): VertesiaM
       : controlError(404, 'Pending ask not found.');
   });
 
-  app.post('/__mock/clock', async (c) => {
-    const body = await controlBody(c, clockSchema);
-    if (!body.ok) return controlError(400, body.message);
-    const tenant = tenants.of(c);
-    tenant.offsetMs += body.value.advanceMs;
-    return json({ nowMs: tenant.now(), clockOffsetMs: tenant.offsetMs });
-  });
-
-  app.post('/__mock/faults', async (c) => {
-    const body = await controlBody(c, faultSchema);
-    if (!body.ok) return controlError(400, body.message);
-    return json({ fault: tenants.of(c).faults.add(body.value) }, 201);
-  });
-
-  app.delete('/__mock/faults', (c) => {
-    const tenant = tenants.of(c);
-    const cleared = tenant.faults.list().length;
-    tenant.faults.clear();
-    return json({ cleared });
-  });
+  mountClockAndFaults(app, { tenants, faultSchema, controlError });
 
   app.post('/__mock/simulator/tick', (c) =>
     json({ ask: tenants.of(c).state.register(nextTemplate()) }, 201),
@@ -431,5 +457,14 @@ export function createVertesiaMock(options: VertesiaMockOptions = {}): VertesiaM
     tenants.named('default').state.register(nextTemplate());
   });
 
-  return { app: app as unknown as Hono, close: stopSimulator };
+  return {
+    app: app as unknown as Hono,
+    ...tenantSnapshots<AskStore, VertesiaSnapshot>(tenants, {
+      version: VERTESIA_SNAPSHOT_VERSION,
+      schema: snapshotSchema,
+      dump: (state) => state.dump(),
+      load: (state, saved) => state.load(saved),
+    }),
+    close: stopSimulator,
+  };
 }

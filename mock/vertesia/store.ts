@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomHex32, sha256Hex } from '../hash';
 
 /** Vertesia's `PendingAskData` (004_c6f74b07820db5b9.txt), as the mock stores and sends it. */
 export type AskStatus = 'pending' | 'resolved' | 'expired';
@@ -69,8 +69,8 @@ export type ResolveOutcome =
 /** 24 hex digits, the look of Vertesia's ids. */
 export function hexId(seed?: string): string {
   return seed === undefined
-    ? randomBytes(12).toString('hex')
-    : createHash('sha256').update(`vertesia-demo/${seed}`).digest('hex').slice(0, 24);
+    ? randomHex32().slice(0, 24)
+    : sha256Hex(`vertesia-demo/${seed}`).slice(0, 24);
 }
 
 export interface AskStore {
@@ -81,6 +81,10 @@ export interface AskStore {
   resolve(askId: string, response: string): ResolveOutcome;
   expireNow(askId: string): PendingAskData | undefined;
   remove(askId: string): boolean;
+  /** Every ask as stored, and which ask each `requestId` registered (for a snapshot). */
+  dump(): { asks: PendingAskData[]; requestIds: Record<string, string> };
+  /** Puts a dump back in place of what the store holds. */
+  load(dump: { asks: PendingAskData[]; requestIds: Record<string, string> }): void;
 }
 
 export function createAskStore(now: () => number): AskStore {
@@ -174,5 +178,17 @@ export function createAskStore(now: () => number): AskStore {
       return structuredClone(ask);
     },
     remove: (askId) => asks.delete(askId),
+    dump: () => ({
+      asks: [...asks.values()].map((ask) => structuredClone(ask)),
+      requestIds: Object.fromEntries(requests),
+    }),
+    load(dump) {
+      asks.clear();
+      requests.clear();
+      for (const ask of dump.asks) asks.set(ask.askId, structuredClone(ask));
+      for (const [requestId, askId] of Object.entries(dump.requestIds)) {
+        if (asks.has(askId)) requests.set(requestId, askId);
+      }
+    },
   };
 }
