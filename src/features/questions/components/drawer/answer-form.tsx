@@ -1,6 +1,15 @@
 import { Anchor, Button, CopyButton, Group, Text, Textarea, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import {
+  type FormEvent,
+  type ReactNode,
+  type Ref,
+  useEffect,
+  useId,
+  useImperativeHandle,
+  useRef,
+  useState,
+} from 'react';
 import { isApiError } from '@/lib/api-client';
 import { useClock, useHasPassed, useNow } from '@/lib/clock';
 import { describeSeconds, formatDuration } from '@/lib/format-time';
@@ -32,6 +41,14 @@ export interface AnswerFormProps {
   extraActions?: ReactNode;
   /** Another action on this question is in flight. */
   busy: boolean;
+  /** Sends a checked answer instead of resolving this question alone (a look-alike group's). */
+  onAnswer?: (vars: { answer: string; validForSeconds?: number; draftText: string }) => void;
+  handle?: Ref<AnswerFormHandle>;
+}
+
+export interface AnswerFormHandle {
+  /** Puts `text` in the box (kept as a draft) and the cursor there ("Use this answer"). */
+  fill(text: string): void;
 }
 
 const submitLabels: Record<AnswerMode, string> = {
@@ -60,7 +77,15 @@ function initialText(question: Question, mode: AnswerMode): string {
   return '';
 }
 
-export function AnswerForm({ question, mode, closedReason, extraActions, busy }: AnswerFormProps) {
+export function AnswerForm({
+  question,
+  mode,
+  closedReason,
+  extraActions,
+  busy,
+  onAnswer,
+  handle,
+}: AnswerFormProps) {
   const draft = useDraft(question.id);
   const current = initialText(question, mode);
   // A current answer longer than an answer may be is shown above, not put in the box: laying out
@@ -142,6 +167,7 @@ export function AnswerForm({ question, mode, closedReason, extraActions, busy }:
     change(option);
     box.current?.focus();
   };
+  useImperativeHandle(handle, () => ({ fill: pickQuick }));
 
   const callbacks = {
     onSuccess: () => {
@@ -202,7 +228,9 @@ export function AnswerForm({ question, mode, closedReason, extraActions, busy }:
     }
     setFieldError(message);
     if (!check.ok || message || !validity.ok) return;
-    if (mode === 'edit') {
+    if (mode === 'answer' && onAnswer) {
+      onAnswer({ answer: check.answer, validForSeconds, draftText: text });
+    } else if (mode === 'edit') {
       update.mutate(
         { id: question.id, answer: check.answer, validForSeconds, draftText: text },
         callbacks,
