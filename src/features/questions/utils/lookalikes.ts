@@ -37,49 +37,34 @@ export interface Lookalikes {
   leadOf: ReadonlyMap<string, string>;
 }
 
-const NONE: Lookalikes = { rows: [], groups: new Map(), leadOf: new Map() };
-
 /**
  * Pending look-alikes as one row each: the group sits where its first member appears in the
  * view (so a sort by expiry puts it where its most urgent ask is), and is named by its oldest ask.
  * Closed questions are never grouped: each is its own record of what happened.
  */
 export function groupLookalikes(questions: readonly Question[]): Lookalikes {
-  if (questions.length === 0) return NONE;
   const byKey = new Map<string, Question[]>();
-  const keys = new Map<Question, string>();
   for (const question of questions) {
-    if (question.status !== 'pending') continue;
-    const key = lookalikeKey(question);
-    if (key === null) continue;
-    keys.set(question, key);
-    const members = byKey.get(key);
-    if (members) members.push(question);
-    else byKey.set(key, [question]);
+    const key = question.status === 'pending' ? lookalikeKey(question) : null;
+    if (key !== null) byKey.set(key, [...(byKey.get(key) ?? []), question]);
   }
   const groups = new Map<string, Question[]>();
   const leadOf = new Map<string, string>();
-  const leadByKey = new Map<string, Question>();
-  for (const [key, members] of byKey) {
+  for (const members of byKey.values()) {
     // The same id twice (a faulty server) is one ask, not two.
     if (new Set(members.map((m) => m.id)).size < 2) continue;
-    const sorted = [...members].sort(compareAsked);
-    const lead = sorted[0] as Question;
-    leadByKey.set(key, lead);
-    groups.set(lead.id, sorted);
-    for (const member of sorted) leadOf.set(member.id, lead.id);
+    members.sort(compareAsked);
+    const lead = (members[0] as Question).id;
+    groups.set(lead, members);
+    for (const member of members) leadOf.set(member.id, lead);
   }
-  if (groups.size === 0) return { rows: [...questions], groups, leadOf };
-  const rows: Question[] = [];
   const placed = new Set<string>();
-  for (const question of questions) {
-    const key = keys.get(question);
-    const lead = key === undefined ? undefined : leadByKey.get(key);
-    if (!lead) rows.push(question);
-    else if (!placed.has(key as string)) {
-      placed.add(key as string);
-      rows.push(lead);
-    }
-  }
+  const rows = questions.flatMap((question) => {
+    const lead = question.status === 'pending' ? leadOf.get(question.id) : undefined;
+    if (lead === undefined) return [question];
+    if (placed.has(lead)) return [];
+    placed.add(lead);
+    return (groups.get(lead) as Question[]).slice(0, 1);
+  });
   return { rows, groups, leadOf };
 }

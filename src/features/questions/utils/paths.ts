@@ -48,9 +48,7 @@ export const GROUP_PARAM = 'asks';
 
 /** The list's query string with the group marker added (`search` without its "?"). */
 export function withGroup(search: string): string {
-  const params = new URLSearchParams(search);
-  params.set(GROUP_PARAM, 'all');
-  return params.toString();
+  return `${search ? `${search}&` : ''}${GROUP_PARAM}=all`;
 }
 
 /** Whether the address asks for the open question's whole group. */

@@ -8,9 +8,10 @@ import type { Question } from '../../api/schemas';
 import { useBulkRun } from '../../hooks/use-bulk-run';
 import { useDraft } from '../../hooks/use-drafts';
 import { useDrawerFlow } from '../../hooks/use-drawer-flow';
-import { type OpenGroup, useOpenGroup } from '../../hooks/use-lookalikes';
+import { useLookalikesInView } from '../../hooks/use-lookalikes';
 import { useKeys } from '../../hooks/use-shortcuts';
 import { type BulkAction, type BulkOutcome, bulkActions, bulkSummary } from '../../utils/bulk';
+import { compareAsked } from '../../utils/lookalikes';
 import { questionPath, withoutGroup } from '../../utils/paths';
 import { isNotApplicable } from '../../utils/status';
 import { Countdown } from '../shared/countdown';
@@ -18,6 +19,56 @@ import { StatusBadge } from '../shared/status-badge';
 import { useKnownQuestions } from './answered-before';
 import { BulkDialog, BulkFailureList, questionsWord } from './bulk-dialog';
 import classes from './question-detail.module.css';
+
+/** The group open in the drawer, kept while it is open. */
+interface OpenGroup {
+  /** Every ask the group has had while open, oldest first (answered ones stay, with their results). */
+  members: Question[];
+  /** After a group action: the asks that failed stay ticked, the others are unticked. */
+  keepSelected: (memberIds: readonly string[], failedIds: readonly string[]) => void;
+}
+
+/** `current` with the asks of `kept` it no longer has (answered: they left the pending view). */
+function mergeMembers(kept: Question[], current: Question[]): Question[] {
+  const ids = new Set(current.map((q) => q.id));
+  const gone = kept.filter((q) => !ids.has(q.id));
+  if (gone.length === 0) return current;
+  return [...current, ...gone].sort(compareAsked);
+}
+
+function sameMembers(a: Question[], b: Question[]): boolean {
+  return a.length === b.length && a.every((q, index) => q === b[index]);
+}
+
+/**
+ * The members of the group open around `openId`, kept while it stays open: answering the group
+ * takes its asks out of the pending view (and so out of the grouping), and the drawer must still
+ * show what happened to each. Null when no group is asked for, or the question is in none.
+ */
+function useOpenGroup(openId: string): OpenGroup | null {
+  const inView = useLookalikesInView();
+  const lead = inView?.groupOpen ? inView.lookalikes.leadOf.get(openId) : undefined;
+  const current = lead === undefined ? undefined : inView?.lookalikes.groups.get(lead);
+  const [kept, setKept] = useState<Question[] | null>(null);
+  if (current) {
+    const members = kept ? mergeMembers(kept, current) : current;
+    if (!kept || !sameMembers(kept, members)) setKept(members);
+  }
+  const setSome = inView?.setSome;
+  return useMemo(
+    () =>
+      kept && setSome && inView?.groupOpen
+        ? {
+            members: kept,
+            keepSelected: (memberIds, failedIds) => {
+              setSome(memberIds, false);
+              setSome(failedIds, true);
+            },
+          }
+        : null,
+    [kept, setSome, inView?.groupOpen],
+  );
+}
 
 interface Outcome {
   action: BulkAction;
@@ -48,8 +99,7 @@ export interface LookalikeGroupState {
  * failed ones stay selected).
  */
 export function useLookalikeGroup(question: Question): LookalikeGroupState | null {
-  const open = useOpenGroup();
-  const group = open?.openId === question.id ? open : null;
+  const group = useOpenGroup(question.id);
   const known = useKnownQuestions();
   const members = useMemo(() => {
     if (!group) return [];

@@ -1,4 +1,3 @@
-import { IconChevronRight } from '@tabler/icons-react';
 import { useId } from 'react';
 import { TimeAgo } from '@/components/time-ago';
 import type { Question } from '../../api/schemas';
@@ -25,7 +24,6 @@ export interface RowGroup {
 export function LookalikeMembers({ lead, group }: { lead: Question; group: RowGroup }) {
   const listId = `asks-${useId()}`;
   const count = group.members.length;
-  const text = truncateText(lead.questionText, 80) || lead.id;
   return (
     <>
       <div className={classes.groupBar}>
@@ -36,23 +34,35 @@ export function LookalikeMembers({ lead, group }: { lead: Question; group: RowGr
           aria-controls={group.expanded ? listId : undefined}
           onClick={() => group.onExpand(lead.id)}
         >
-          <IconChevronRight size={14} aria-hidden className={classes.chevron} />
+          <span className={classes.chevron} aria-hidden />
           Show {count} asks
         </button>
       </div>
       {group.expanded && (
-        <ul id={listId} className={classes.members} aria-label={`${count} asks: ${text}`}>
-          {group.members.map((member, index) => (
-            <Member
-              key={member.id}
-              member={member}
-              label={`Ask ${index + 1} of ${count}`}
-              group={group}
-            />
-          ))}
-        </ul>
+        <AsksList
+          id={listId}
+          label={`${count} asks: ${truncateText(lead.questionText, 80) || lead.id}`}
+          group={group}
+        />
       )}
     </>
+  );
+}
+
+/** A look-alike group's asks under its row . */
+export function AsksList({ id, label, group }: { id: string; label: string; group: RowGroup }) {
+  const count = group.members.length;
+  return (
+    <ul id={id} className={classes.members} aria-label={label}>
+      {group.members.map((member, index) => (
+        <Member
+          key={member.id}
+          member={member}
+          label={`Ask ${index + 1} of ${count}`}
+          group={group}
+        />
+      ))}
+    </ul>
   );
 }
 

@@ -74,31 +74,24 @@ export const QuestionRow = memo(function QuestionRow({
       data-selected={selected || undefined}
     >
       <div className={classes.top} id={`${domId}-top`}>
-        {onToggle && !group && (
+        {(group ? group.onToggle : onToggle) && (
           <input
             type="checkbox"
             className={classes.select}
-            aria-label={`Select: ${truncateText(question.questionText, 120) || question.id}`}
-            checked={selected}
+            aria-label={`Select${group ? ` ${asks} asks` : ''}: ${truncateText(question.questionText, 120) || question.id}`}
+            checked={group ? groupTicked : selected}
+            ref={(box) => {
+              if (box && group) box.indeterminate = group.selectedCount > 0 && !groupTicked;
+            }}
             // Ticked on click (Space too), where Shift is known; the change itself is React's.
             onChange={ignoreChange}
-            onClick={(event) => onToggle(question.id, event.shiftKey)}
-          />
-        )}
-        {group?.onToggle && (
-          <input
-            type="checkbox"
-            className={classes.select}
-            aria-label={`Select ${asks} asks: ${truncateText(question.questionText, 120) || question.id}`}
-            checked={groupTicked}
-            ref={(box) => {
-              if (box) box.indeterminate = group.selectedCount > 0 && !groupTicked;
-            }}
-            onChange={() =>
-              group.onToggle?.(
-                group.members.map((m) => m.id),
-                !groupTicked,
-              )
+            onClick={(event) =>
+              group
+                ? group.onToggle?.(
+                    group.members.map((m) => m.id),
+                    !groupTicked,
+                  )
+                : onToggle?.(question.id, event.shiftKey)
             }
           />
         )}

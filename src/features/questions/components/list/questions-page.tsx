@@ -13,7 +13,7 @@ import {
   useWantedOnce,
 } from '../../hooks/use-inbox-toolbar';
 import { useInboxView } from '../../hooks/use-inbox-view';
-import { OpenGroupContext, useLookalikes, useStickyGroup } from '../../hooks/use-lookalikes';
+import { LookalikesContext, useLookalikes } from '../../hooks/use-lookalikes';
 import { useNewArrivals } from '../../hooks/use-new-arrivals';
 import {
   useDrawerNavigation,
@@ -58,7 +58,6 @@ export function QuestionsPage() {
   // Pending look-alikes are one row each; j/k, "answer and next" and focus go by rows.
   const lookalikes = useLookalikes(visible);
   const visibleIds = lookalikes.rowIds;
-  const groupMembers = useStickyGroup(openId, groupOpen, lookalikes);
   const draftIds = useDraftIds();
   const { newIds, markAllSeen } = useNewArrivals(pending.data?.questions, openId);
 
@@ -69,19 +68,9 @@ export function QuestionsPage() {
   const flow = useAnswerAndNext(openId, visibleIds, lastOpen, drawer.switchTo);
   const selection = useSelection(visible);
   const { setSome } = selection.context;
-  const openGroup = useMemo(
-    () =>
-      openId !== undefined && groupMembers
-        ? {
-            openId,
-            members: groupMembers,
-            keepSelected: (memberIds: readonly string[], failedIds: readonly string[]) => {
-              setSome(memberIds, false);
-              setSome(failedIds, true);
-            },
-          }
-        : null,
-    [openId, groupMembers, setSome],
+  const inView = useMemo(
+    () => ({ lookalikes, groupOpen, setSome }),
+    [lookalikes, groupOpen, setSome],
   );
   const [helpOpen, setHelpOpen] = useState(false);
   // Mounted from the first time they are wanted, so they can animate out when closed.
@@ -161,7 +150,7 @@ export function QuestionsPage() {
       <LoadBoundary what="The question view" parts={[QuestionDrawer, ShortcutsHelp]}>
         {drawerUsed && (
           <DrawerFlowContext value={flow}>
-            <OpenGroupContext value={openGroup}>
+            <LookalikesContext value={inView}>
               <QuestionDrawer
                 id={openId ?? null}
                 copies={open.copies}
@@ -170,7 +159,7 @@ export function QuestionsPage() {
                 onClose={drawer.close}
                 onOpen={drawer.switchTo}
               />
-            </OpenGroupContext>
+            </LookalikesContext>
           </DrawerFlowContext>
         )}
         {helpUsed && <ShortcutsHelp opened={helpOpen} onClose={() => setHelpOpen(false)} />}
