@@ -98,8 +98,18 @@ test('not applicable on a group: one confirmation naming 3, then 3 of 3', async 
   test.slow();
   await mock.reset('empty');
   const ids = await askAgain(mock, 3);
+  // Another question keeps the view (and the selection bar) on screen after the group is done.
+  await mock.ask({ question: 'Rotate the API key?', expires_in_seconds: 48 * 3600 });
   await page.emulateMedia({ reducedMotion: 'reduce' });
   await page.goto('questions');
+  // `x` on the group's row ticks its three asks.
+  await expect(groupRow(page)).toBeVisible();
+  await page.keyboard.press('j');
+  await expect(groupRow(page).getByRole('link', { name: TEXT })).toBeFocused();
+  await page.keyboard.press('x');
+  const bar = page.getByRole('toolbar', { name: 'Selected questions' });
+  await expect(bar).toContainText('3 selected');
+  await expect(page.getByRole('checkbox', { name: `Select 3 asks: ${TEXT}` })).toBeChecked();
   await groupRow(page).getByRole('link', { name: TEXT }).click();
   const panel = drawer(page);
   await expect(panel.getByRole('list', { name: '3 asks' }).getByRole('listitem')).toHaveCount(3);
@@ -114,6 +124,8 @@ test('not applicable on a group: one confirmation naming 3, then 3 of 3', async 
 
   const calls = new Map((await mock.calls()).map((call) => [call.id, call]));
   for (const id of ids) expect(calls.get(id)?.result).toMatchObject({ not_applicable: true });
+  // None failed: none stays selected.
+  await expect(bar).toContainText('Select all 1 in this view');
 });
 
 test('the same words for two scopes are two rows, never one group', async ({ page, mock }) => {

@@ -86,7 +86,12 @@ export function QuestionsPage() {
     searchBox: searchRef,
     showHelp: () => setHelpOpen(true),
     refresh: refreshAll,
-    toggleSelected: selection.toggle,
+    // `x` on a group's row (or its open drawer) ticks all of its asks.
+    toggleSelected: (id) => {
+      const ids = lookalikes.groups.get(id)?.map((q) => q.id);
+      if (ids) selection.context.setSome(ids, !ids.every(selection.has));
+      else selection.toggle(id);
+    },
   });
 
   // A signed-out session is explained by its own alert; this one is for everything else.
