@@ -91,6 +91,46 @@ test('three look-alikes are one row "3 asks"; one answer resolves every one of t
   await expect(asks.getByText('Resolved')).toHaveCount(1);
 });
 
+test('one ask refused: "Answered 2 of 3", why it failed, and it stays selected', async ({
+  page,
+  mock,
+}) => {
+  test.slow();
+  await mock.reset('empty');
+  const ids = await askAgain(mock, 3);
+  const refused = ids[1] as string;
+  // The server refuses the second ask's answer once, as when someone else closed it.
+  await mock.fault({
+    kind: 'status',
+    status: 409,
+    detail: 'Pending tool call is cancelled',
+    match: { method: 'POST', path: `${refused}/resolve` },
+  });
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.goto(`questions/${ids[0]}?asks=all`);
+  const panel = drawer(page);
+  await expect(panel.getByRole('list', { name: '3 asks' }).getByRole('listitem')).toHaveCount(3);
+  await panel.getByRole('textbox', { name: 'Answer' }).fill('Not tonight');
+  await panel.getByRole('button', { name: 'Answer', exact: true }).click();
+
+  const result = panel.getByRole('status').filter({ hasText: 'Answered 2 of 3.' });
+  await expect(result).toBeVisible({ timeout: 15_000 });
+  await expect(result.getByTestId('bulk-failures')).toContainText('Pending tool call is cancelled');
+  // A failure keeps the reviewer on the group: nothing moved on, nothing was sent again.
+  await expect(page).toHaveURL(new RegExp(`/questions/${ids[0]}\\?asks=all$`));
+  const calls = new Map((await mock.calls()).map((call) => [call.id, call]));
+  expect(calls.get(refused)?.status).toBe('pending');
+  for (const id of [ids[0], ids[2]] as string[])
+    expect(calls.get(id)?.result).toEqual({ answer: 'Not tonight' });
+
+  // The failed ask stays selected in the list.
+  await panel.getByRole('button', { name: 'Close question' }).click();
+  await expect(page.getByRole('toolbar', { name: 'Selected questions' })).toContainText(
+    '1 selected',
+  );
+  await expect(row(page, refused).getByRole('checkbox', { name: `Select: ${TEXT}` })).toBeChecked();
+});
+
 test('not applicable on a group: one confirmation naming 3, then 3 of 3', async ({
   page,
   mock,
