@@ -134,6 +134,23 @@ describe('demo seed', () => {
     expect(second.created_at).toBeGreaterThan(first.cache_until ?? Number.POSITIVE_INFINITY);
   });
 
+  it('has a third look-alike and an earlier answer to the same question', () => {
+    const rows = demo();
+    const first = byId(rows, demoIds.lookAlikeFirst);
+    const third = byId(rows, demoIds.lookAlikeThird);
+    const answered = byId(rows, demoIds.lookAlikeAnswered);
+    for (const row of [third, answered]) {
+      expect([row.scope_hash, row.tool_name, row.dedup_key]).toEqual([
+        first.scope_hash,
+        first.tool_name,
+        first.dedup_key,
+      ]);
+    }
+    expect(third.status).toBe('pending');
+    expect(answered.status).toBe('resolved');
+    expect(answered.result).toMatchObject({ answer: expect.stringMatching(/^No\./) });
+  });
+
   it('has hostile, long and non-Latin texts', () => {
     const rows = ownRows(demo());
     const hostile = byId(rows, demoIds.hostileMarkup).question_text;

@@ -266,6 +266,15 @@ function demoEntries(): SeedEntry[] {
       createdAgo: h(1),
     },
     {
+      key: 'orders-v2-third',
+      question: ORDERS_V2,
+      format: YES_NO,
+      tags: ['data'],
+      user: BOB,
+      status: 'pending',
+      createdAgo: m(20),
+    },
+    {
       key: 'initech-seats',
       question:
         'How many seats should the Initech renewal quote include? They have 212 active users but asked to drop the 30 contractor accounts.',
@@ -476,6 +485,19 @@ function demoEntries(): SeedEntry[] {
       result: { answer: '25' },
     },
 
+    // The look-alikes above were asked and answered before ("Answered before" in the drawer).
+    {
+      key: 'orders-v2-answered',
+      question: ORDERS_V2,
+      format: YES_NO,
+      tags: ['data'],
+      user: BOB,
+      status: 'resolved',
+      createdAgo: d(5),
+      resolvedAgo: d(5) - h(2),
+      result: { answer: 'No. Finance reads it at the quarter close; ask again after October 15.' },
+    },
+
     // Superseded by recording-retention-new.
     {
       key: 'recording-retention-old',
@@ -655,6 +677,8 @@ export const demoIds = {
   pendingInsideCacheWindow: seedId('kickoff-call'),
   lookAlikeFirst: seedId('orders-v2-first'),
   lookAlikeSecond: seedId('orders-v2-second'),
+  lookAlikeThird: seedId('orders-v2-third'),
+  lookAlikeAnswered: seedId('orders-v2-answered'),
   notApplicable: seedId('hooli-not-applicable'),
   resolved: seedId('db-failover'),
   expired: seedId('hotfix-review'),

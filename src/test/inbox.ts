@@ -23,6 +23,11 @@ export async function listRows(): Promise<HTMLElement[]> {
   return within(list).getAllByRole('listitem');
 }
 
+/** How many questions the rows stand for: a look-alike group's row for each of its asks. */
+export function askCount(rows: HTMLElement[]): number {
+  return rows.reduce((sum, row) => sum + Number(row.dataset.group ?? 1), 0);
+}
+
 /** The list's row for question `id`, or null while it is not in the page. */
 export function findRow(id: string): HTMLElement | null {
   return document.querySelector<HTMLElement>(`[data-question-id="${CSS.escape(id)}"]`);

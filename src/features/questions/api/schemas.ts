@@ -113,6 +113,11 @@ export interface Question {
   answerFormat: string | null;
   args: Record<string, unknown> | null;
   scope: Record<string, unknown> | null;
+  /** Reflexio's `scope_hash` and `dedup_key`: with the tool, what makes two calls the same question. */
+  scopeHash: string | null;
+  dedupKey: string | null;
+  /** Who asked where the source has no scope: Vertesia's agent name, Bilby's conversation id. */
+  asker: string | null;
   result: Record<string, unknown> | null;
   supersededBy: string | null;
   createdAt: number | null;
@@ -143,6 +148,9 @@ export function toQuestion(call: PendingToolCall, source = REFLEXIO_ORIGIN): Que
     answerFormat: call.answer_format ?? null,
     args,
     scope: call.scope ?? null,
+    scopeHash: call.scope_hash ?? null,
+    dedupKey: call.dedup_key ?? null,
+    asker: null,
     result: call.result ?? null,
     supersededBy: call.superseded_by ?? null,
     createdAt: call.created_at,

@@ -8,6 +8,7 @@ import {
   MAX_QUERY_LENGTH,
   parseFilters,
 } from '../utils/filters';
+import { isGroupOpen, withoutGroup } from '../utils/paths';
 
 /** The list's filters live in the URL: shareable, and Back/Forward step through them. */
 export function useInboxFilters() {
@@ -34,7 +35,8 @@ export function useInboxFilters() {
     },
     [setParams],
   );
-  return { filters, setFilters, search: params.toString() };
+  // The group marker belongs to the open question, not to the view: steps and closing drop it.
+  return { filters, setFilters, search: withoutGroup(params), groupOpen: isGroupOpen(params) };
 }
 
 /**

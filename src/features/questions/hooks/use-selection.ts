@@ -18,14 +18,18 @@ export interface SelectionApi {
   keepOnly: (ids: string[]) => void;
   clear: () => void;
   /** For SelectionContext: changes only when the ticks do. */
-  context: { ids: ReadonlySet<string>; toggle: (id: string, range?: boolean) => void };
+  context: SelectionContextValue;
+}
+
+export interface SelectionContextValue {
+  ids: ReadonlySet<string>;
+  toggle: (id: string, range?: boolean) => void;
+  /** Ticks or unticks these (a look-alike group's asks) together. */
+  setSome: (ids: readonly string[], on: boolean) => void;
 }
 
 /** The list reads ticks from here (rows stay memoized; only those whose tick changes re-render). */
-export const SelectionContext = createContext<{
-  ids: ReadonlySet<string>;
-  toggle: (id: string, range?: boolean) => void;
-} | null>(null);
+export const SelectionContext = createContext<SelectionContextValue | null>(null);
 
 export function useSelectionContext() {
   return use(SelectionContext);
@@ -41,11 +45,19 @@ export function useSelection(visible: Question[]): SelectionApi {
       setSelection((current) => toggleSelection(current, id, viewIds.current, range)),
     [],
   );
+  const setSome = useCallback(
+    (ids: readonly string[], on: boolean) =>
+      setSelection((current) => selectView(current, ids, on)),
+    [],
+  );
   const selected = useMemo(
     () => visible.filter((q) => selection.ids.has(q.id)),
     [visible, selection.ids],
   );
-  const context = useMemo(() => ({ ids: selection.ids, toggle }), [selection.ids, toggle]);
+  const context = useMemo(
+    () => ({ ids: selection.ids, toggle, setSome }),
+    [selection.ids, toggle, setSome],
+  );
   return {
     context,
     ids: selection.ids,

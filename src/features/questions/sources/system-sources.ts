@@ -26,6 +26,12 @@ function toInboxQuestion(origin: QuestionOrigin, question: SourceQuestion): Ques
     answerFormat: null,
     args: null,
     scope: null,
+    scopeHash: null,
+    dedupKey: null,
+    asker:
+      origin.kind === 'bilby'
+        ? parseBilbyNativeId(question.nativeId).conversationId
+        : (question.agent ?? null),
     result: question.answerText === null ? null : { answer: question.answerText },
     supersededBy: null,
     createdAt: question.createdAt,

@@ -21,6 +21,9 @@ function question(patch: Partial<Question>): Question {
     args: null,
     scope: null,
     supersededBy: null,
+    scopeHash: null,
+    dedupKey: null,
+    asker: null,
     ...patch,
   };
 }

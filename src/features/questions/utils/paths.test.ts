@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { questionHref, questionIdFromPath, questionPath } from './paths';
+import {
+  isGroupOpen,
+  questionHref,
+  questionIdFromPath,
+  questionPath,
+  withGroup,
+  withoutGroup,
+} from './paths';
 
 const awkward = [
   '.',
@@ -33,5 +40,16 @@ describe('question paths', () => {
   it('finds no id on the list itself', () => {
     expect(questionIdFromPath('/questions')).toBeUndefined();
     expect(questionIdFromPath('/questions/')).toBeUndefined();
+  });
+});
+
+describe('the group marker', () => {
+  it('is added to the view and dropped from it', () => {
+    const search = withGroup('status=all&q=orders');
+    expect(search).toBe('status=all&q=orders&asks=all');
+    const params = new URLSearchParams(search);
+    expect(isGroupOpen(params)).toBe(true);
+    expect(withoutGroup(params)).toBe('status=all&q=orders');
+    expect(isGroupOpen(new URLSearchParams('asks=1'))).toBe(false);
   });
 });

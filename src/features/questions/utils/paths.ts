@@ -39,3 +39,27 @@ export function questionPath(id: string): string {
 export function questionHref(listHref: string, id: string, search: string): string {
   return `${listHref}/${idSegment(id)}${search ? `?${search}` : ''}`;
 }
+
+/**
+ * A look-alike group's address is its first ask's, with `asks=all`: `/questions/<id>?asks=all`.
+ * Without it the same address opens that one ask alone, so a link to a member keeps working.
+ */
+export const GROUP_PARAM = 'asks';
+
+/** The list's query string with the group marker added (`search` without its "?"). */
+export function withGroup(search: string): string {
+  return `${search ? `${search}&` : ''}${GROUP_PARAM}=all`;
+}
+
+/** Whether the address asks for the open question's whole group. */
+export function isGroupOpen(params: URLSearchParams): boolean {
+  return params.get(GROUP_PARAM) === 'all';
+}
+
+/** The query string without the group marker: what the list's own links and steps keep. */
+export function withoutGroup(params: URLSearchParams): string {
+  if (!params.has(GROUP_PARAM)) return params.toString();
+  const rest = new URLSearchParams(params);
+  rest.delete(GROUP_PARAM);
+  return rest.toString();
+}

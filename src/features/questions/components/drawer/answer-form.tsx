@@ -5,8 +5,10 @@ import {
   type FormEvent,
   type KeyboardEvent as ReactKeyboardEvent,
   type ReactNode,
+  type Ref,
   useEffect,
   useId,
+  useImperativeHandle,
   useRef,
   useState,
 } from 'react';
@@ -39,6 +41,7 @@ import { formatBytes } from '../../utils/text';
 import { ActionError } from './action-error';
 import classes from './answer-form.module.css';
 import { DraftStatus } from './draft-status';
+import type { GroupAnswer } from './lookalike-group';
 import { PromptFields } from './prompt-fields';
 import { cssGrows } from './textarea-sizing';
 
@@ -51,6 +54,14 @@ export interface AnswerFormProps {
   extraActions?: ReactNode;
   /** Another action on this question is in flight. */
   busy: boolean;
+  /** Sends a checked answer instead of resolving this question alone (a look-alike group's). */
+  onAnswer?: (vars: GroupAnswer) => void;
+  handle?: Ref<AnswerFormHandle>;
+}
+
+export interface AnswerFormHandle {
+  /** Puts `text` in the box (kept as a draft) and the cursor there ("Use this answer"). */
+  fill(text: string): void;
 }
 
 const submitLabels: Record<AnswerMode, string> = {
@@ -84,7 +95,15 @@ function initialText(question: Question, mode: AnswerMode): string {
   return '';
 }
 
-export function AnswerForm({ question, mode, closedReason, extraActions, busy }: AnswerFormProps) {
+export function AnswerForm({
+  question,
+  mode,
+  closedReason,
+  extraActions,
+  busy,
+  onAnswer,
+  handle,
+}: AnswerFormProps) {
   const draft = useDraft(question.id);
   const current = initialText(question, mode);
   // A current answer longer than an answer may be is shown above, not put in the box: laying out
@@ -178,6 +197,7 @@ export function AnswerForm({ question, mode, closedReason, extraActions, busy }:
     change(option);
     box.current?.focus();
   };
+  useImperativeHandle(handle, () => ({ fill: pickQuick }));
 
   const callbacks = {
     onSuccess: () => {
@@ -220,10 +240,15 @@ export function AnswerForm({ question, mode, closedReason, extraActions, busy }:
       const check = checkPromptAnswers(prompts, answers);
       setPromptErrors(check.ok ? [] : check.errors);
       if (!check.ok || !validity.ok) return;
+      const summary = summarizeAnswers(prompts, check.answers);
+      if (onAnswer) {
+        onAnswer({ answer: summary, answers: check.answers, validForSeconds, draftText: text });
+        return;
+      }
       resolve.mutate(
         {
           id: question.id,
-          result: { answer: summarizeAnswers(prompts, check.answers) },
+          result: { answer: summary },
           answers: check.answers,
           validForSeconds,
           draftText: text,
@@ -254,7 +279,9 @@ export function AnswerForm({ question, mode, closedReason, extraActions, busy }:
     }
     setFieldError(message);
     if (!check.ok || message || !validity.ok) return;
-    if (mode === 'edit') {
+    if (mode === 'answer' && onAnswer) {
+      onAnswer({ answer: check.answer, validForSeconds, draftText: text });
+    } else if (mode === 'edit') {
       update.mutate(
         { id: question.id, answer: check.answer, validForSeconds, draftText: text },
         callbacks,

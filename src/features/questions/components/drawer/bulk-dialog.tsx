@@ -5,8 +5,8 @@ import '@mantine/core/styles/Input.layer.css';
 import { Alert, Button, Group, List, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { useState } from 'react';
 import { isApiError } from '@/lib/api-client';
-import { useCancelQuestion, useMarkNotApplicable, useResolveQuestion } from '../../api/mutations';
 import { NOT_APPLICABLE_ANSWER, type Question } from '../../api/schemas';
+import { useBulkRun } from '../../hooks/use-bulk-run';
 import { checkAnswer } from '../../utils/answer-format';
 import { type BulkAction, type BulkOutcome, bulkSummary } from '../../utils/bulk';
 import { truncateText } from '../../utils/text';
@@ -37,7 +37,29 @@ const specs: Record<
   },
 };
 
-function questionsWord(count: number): string {
+/** Each failure of a run, with why (the server's own words too); nothing when none failed. */
+export function BulkFailureList({ failures }: { failures: BulkOutcome[] }) {
+  if (failures.length === 0) return null;
+  return (
+    <List size="sm" spacing="xs" data-testid="bulk-failures">
+      {failures.map(({ question, error }) => {
+        const { title } = actionErrorText(error);
+        const detail = isApiError(error) ? error.detail : null;
+        return (
+          <List.Item key={question.id}>
+            <Text span fw={500} dir="auto">
+              “{truncateText(question.questionText, 120) || question.id}”
+            </Text>
+            : {title}
+            {detail ? ` (the server said: “${truncateText(detail, 300)}”)` : ''}.
+          </List.Item>
+        );
+      })}
+    </List>
+  );
+}
+
+export function questionsWord(count: number): string {
   return `${count} question${count === 1 ? '' : 's'}`;
 }
 
@@ -56,13 +78,10 @@ export interface BulkDialogProps {
 export function BulkDialog({ action, questions, onClose, onFinished }: BulkDialogProps) {
   // The questions as they were when the reviewer confirmed (the list moves on underneath).
   const [sent, setSent] = useState<Question[] | null>(null);
-  const [progress, setProgress] = useState(0);
   const [failures, setFailures] = useState<BulkOutcome[] | null>(null);
   const [text, setText] = useState('');
   const [textError, setTextError] = useState<string | null>(null);
-  const notApplicable = useMarkNotApplicable();
-  const cancel = useCancelQuestion();
-  const resolve = useResolveQuestion();
+  const { run: runEach, progress } = useBulkRun();
   const running = sent !== null && failures === null;
   const spec = action ? specs[action] : null;
 
@@ -70,7 +89,6 @@ export function BulkDialog({ action, questions, onClose, onFinished }: BulkDialo
     if (running) return;
     setSent(null);
     setFailures(null);
-    setProgress(0);
     setTextError(null);
     onClose();
   };
@@ -88,18 +106,7 @@ export function BulkDialog({ action, questions, onClose, onFinished }: BulkDialo
     }
     const batch = [...questions];
     setSent(batch);
-    setProgress(0);
-    const failed: BulkOutcome[] = [];
-    for (const question of batch) {
-      try {
-        if (action === 'not-applicable') await notApplicable.mutateAsync({ id: question.id });
-        else if (action === 'cancel') await cancel.mutateAsync({ id: question.id });
-        else await resolve.mutateAsync({ id: question.id, result: { answer } });
-      } catch (error) {
-        failed.push({ question, error });
-      }
-      setProgress((done) => done + 1);
-    }
+    const failed = await runEach(action, batch, { answer });
     setFailures(failed);
     if (action === 'answer' && failed.length === 0) setText('');
     onFinished(failed.map((f) => f.question.id));
@@ -112,6 +119,8 @@ export function BulkDialog({ action, questions, onClose, onFinished }: BulkDialo
       onClose={close}
       title={spec ? spec.title(questionsWord(total)) : ''}
       centered
+      // Above the drawer when a look-alike group's action opens it there.
+      zIndex={400}
       size="lg"
       closeOnEscape={!running}
       closeOnClickOutside={!running}
@@ -169,23 +178,7 @@ export function BulkDialog({ action, questions, onClose, onFinished }: BulkDialo
                   ? 'Every agent has been told.'
                   : `${questionsWord(failures.length)} failed and stay selected; nothing was sent again. Open one to see where it stands.`}
               </Alert>
-              {failures.length > 0 && (
-                <List size="sm" spacing="xs" data-testid="bulk-failures">
-                  {failures.map(({ question, error }) => {
-                    const { title } = actionErrorText(error);
-                    const detail = isApiError(error) ? error.detail : null;
-                    return (
-                      <List.Item key={question.id}>
-                        <Text span fw={500} dir="auto">
-                          “{truncateText(question.questionText, 120) || question.id}”
-                        </Text>
-                        : {title}
-                        {detail ? ` (the server said: “${truncateText(detail, 300)}”)` : ''}.
-                      </List.Item>
-                    );
-                  })}
-                </List>
-              )}
+              <BulkFailureList failures={failures} />
               <Group justify="flex-end">
                 <Button onClick={close} data-autofocus>
                   Done

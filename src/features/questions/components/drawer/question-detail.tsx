@@ -36,8 +36,15 @@ import { formatBytes, repeatKeys, truncateText } from '../../utils/text';
 import badge from '../shared/badge.module.css';
 import { Countdown } from '../shared/countdown';
 import { StatusBadge } from '../shared/status-badge';
-import { AnswerForm } from './answer-form';
+import { AnswerForm, type AnswerFormHandle } from './answer-form';
+import { AnsweredBefore } from './answered-before';
 import { ConfirmAction } from './confirm-action';
+import {
+  LookalikeActions,
+  LookalikeAsks,
+  LookalikeDialog,
+  useLookalikeGroup,
+} from './lookalike-group';
 import classes from './question-detail.module.css';
 
 /** Question text is shown up to here at first; an answer (which may be a megabyte) up to ANSWER_SLICE. */
@@ -195,6 +202,9 @@ export function QuestionDetail({ question, gone, readOnly, nextId, onOpen }: Que
   const hasDraft = useDraft(question.id).draft !== null;
   const policy = questionPolicy(question, useStatusNow(question), { gone, hasDraft, readOnly });
   const askHuman = isAskHuman(question);
+  const lookalike = useLookalikeGroup(question);
+  const answerForm = useRef<AnswerFormHandle>(null);
+  const sendingGroup = lookalike !== null && lookalike.sending !== null;
 
   // What changed since the reviewer last saw the question: the outcomes of their own actions
   // are not news, and neither is what they acknowledged with "Got it".
@@ -262,6 +272,11 @@ export function QuestionDetail({ question, gone, readOnly, nextId, onOpen }: Que
             {question.toolName}
           </Badge>
         )}
+        {lookalike && (
+          <Badge variant="filled" color="indigo.8" radius="sm" tt="none">
+            {lookalike.members.length} asks
+          </Badge>
+        )}
       </Group>
 
       <PartBoundary what="The text of this question" resetKey={question.questionText}>
@@ -321,25 +336,44 @@ export function QuestionDetail({ question, gone, readOnly, nextId, onOpen }: Que
         <CurrentResult question={question} />
       </PartBoundary>
 
+      {lookalike && (
+        <PartBoundary what="The asks of this question" resetKey={lookalike.members}>
+          <LookalikeAsks state={lookalike} />
+        </PartBoundary>
+      )}
+
+      {canAct && (mode === 'answer' || mode === 'edit') && (
+        <PartBoundary what="The earlier answers" resetKey={question}>
+          <AnsweredBefore question={question} onUse={(text) => answerForm.current?.fill(text)} />
+        </PartBoundary>
+      )}
+
       {mode !== null && (
         <PartBoundary what="The answer form" resetKey={question}>
           <AnswerForm
             key={question.id}
+            handle={answerForm}
             question={question}
             mode={mode}
             closedReason={closedReason}
+            onAnswer={lookalike?.answer}
             extraActions={
-              <>
-                {canMarkNotApplicable && (
-                  <ConfirmAction action="not-applicable" question={question} busy={acting} />
-                )}
-                {canCancel && <ConfirmAction action="cancel" question={question} busy={acting} />}
-              </>
+              lookalike ? (
+                <LookalikeActions state={lookalike} busy={acting} />
+              ) : (
+                <>
+                  {canMarkNotApplicable && (
+                    <ConfirmAction action="not-applicable" question={question} busy={acting} />
+                  )}
+                  {canCancel && <ConfirmAction action="cancel" question={question} busy={acting} />}
+                </>
+              )
             }
-            busy={acting}
+            busy={acting || sendingGroup}
           />
         </PartBoundary>
       )}
+      {lookalike && <LookalikeDialog state={lookalike} />}
       {missing !== undefined && (
         <Text size="sm" c="dimmed" data-testid="missing-actions">
           {missing}

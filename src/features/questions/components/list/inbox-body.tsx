@@ -12,6 +12,9 @@ export interface InboxBodyProps {
   list: QuestionListData | undefined;
   /** Its questions that pass the filters, as typed. */
   visible: Question[];
+  /** The same, one per row: a look-alike group's first ask stands for the group. */
+  rows: Question[];
+  groups: ReadonlyMap<string, Question[]>;
   filters: InboxFilters;
   /** The view failed to load, with a way to try again. */
   failure: { error: unknown; retry: () => void; retrying: boolean } | null;
@@ -33,6 +36,8 @@ export interface InboxBodyProps {
 export function InboxBody({
   list,
   visible,
+  rows,
+  groups,
   filters,
   failure,
   onClearFilters,
@@ -61,7 +66,8 @@ export function InboxBody({
         ) : (
           <QuestionList
             ref={listRef}
-            questions={visible}
+            questions={rows}
+            groups={groups}
             newIds={newIds}
             draftIds={draftIds}
             openId={openId}

@@ -9,6 +9,7 @@ import {
   useLayoutEffect,
   useMemo,
   useRef,
+  useState,
 } from 'react';
 import { useHref, useNavigate } from 'react-router';
 import {
@@ -22,7 +23,8 @@ import { markOnce } from '@/lib/perf-marks';
 import type { Question } from '../../api/schemas';
 import { useSelectionContext } from '../../hooks/use-selection';
 import { useSourceOptions } from '../../hooks/use-source-options';
-import { questionHref, questionPath } from '../../utils/paths';
+import { questionHref, questionPath, withGroup } from '../../utils/paths';
+import type { RowGroup } from './lookalike-members';
 import { QuestionRow } from './question-row';
 import classes from './questions-page.module.css';
 
@@ -44,7 +46,10 @@ export interface QuestionListHandle {
 }
 
 export interface QuestionListProps {
+  /** One per row: a look-alike group's first ask stands for it (see groupLookalikes). */
   questions: Question[];
+  /** Look-alike groups' members by their first ask's id. */
+  groups?: ReadonlyMap<string, Question[]>;
   newIds: ReadonlySet<string>;
   draftIds: ReadonlySet<string>;
   openId: string | undefined;
@@ -71,6 +76,8 @@ function copyNumbers(questions: Question[]): Map<Question, number> | null {
   }
   return copies;
 }
+
+const NO_IDS: ReadonlySet<string> = new Set();
 
 function rowLink(list: HTMLElement | null, id: string): HTMLElement | null {
   return (
@@ -100,8 +107,11 @@ function tryFocus(id: string): boolean {
  * The inbox's rows. Long lists are virtualized; short ones are rendered whole (find-in-page works).
  * Memoized: the page re-renders on every query state change; the rows only when their data does.
  */
+const NO_GROUPS: ReadonlyMap<string, Question[]> = new Map();
+
 export const QuestionList = memo(function QuestionList({
   questions,
+  groups = NO_GROUPS,
   newIds,
   draftIds,
   openId,
@@ -120,8 +130,33 @@ export const QuestionList = memo(function QuestionList({
   const copies = useMemo(() => copyNumbers(questions), [questions]);
   const showSource = useSourceOptions().length > 1;
   const selection = useSelectionContext();
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
+  const toggleExpanded = useMemo(
+    () => (id: string) =>
+      setExpanded((current) => {
+        const next = new Set(current);
+        if (!next.delete(id)) next.add(id);
+        return next;
+      }),
+    [],
+  );
+  const rowGroup = (question: Question): RowGroup | undefined => {
+    const members = groups.get(question.id);
+    if (!members) return undefined;
+    const ids = selection?.ids;
+    return {
+      members,
+      expanded: expanded.has(question.id),
+      onExpand: toggleExpanded,
+      selectedCount: ids ? members.filter((m) => ids.has(m.id)).length : 0,
+      selectedIds: ids ?? NO_IDS,
+      onToggle: selection?.setSome,
+      memberHref: (id) => questionHref(listHref, id, search),
+    };
+  };
   const renderRow: RenderRow = (question, as) => {
     const copy = copies?.get(question) ?? 1;
+    const group = rowGroup(question);
     return (
       <QuestionRow
         // Two records with one id (a faulty server) are two rows: a key each.
@@ -132,7 +167,8 @@ export const QuestionList = memo(function QuestionList({
         isNew={newIds.has(question.id)}
         hasDraft={draftIds.has(question.id)}
         isOpen={question.id === openId && copy === openCopy}
-        href={questionHref(listHref, question.id, search)}
+        href={questionHref(listHref, question.id, group ? withGroup(search) : search)}
+        group={group}
         showSource={showSource}
         selected={selection?.ids.has(question.id)}
         onToggle={selection?.toggle}
@@ -169,14 +205,18 @@ function useRowLinkClicks(search: string) {
       const plain =
         event.button === 0 && !event.metaKey && !event.altKey && !event.ctrlKey && !event.shiftKey;
       if (!plain || event.defaultPrevented || !(event.target instanceof Element)) return;
-      const link = event.target.closest('a[data-row-link]');
+      const link = event.target.closest('a[data-row-link], a[data-member-link]');
+      const member = link?.closest<HTMLElement>('[data-member-id]');
       const row = link?.closest<HTMLElement>('[data-question-id]');
-      const id = row?.dataset.questionId;
+      const id = member ? member.dataset.memberId : row?.dataset.questionId;
       if (!link || id === undefined) return;
       event.preventDefault();
-      const copy = Number(row?.dataset.copy ?? 1);
+      const copy = member ? 1 : Number(row?.dataset.copy ?? 1);
+      // A group row opens the group: its first ask's address with the group marker.
+      const group = !member && row?.dataset.group !== undefined;
+      const { search } = latest.current;
       latest.current.navigate(
-        { pathname: questionPath(id), search: latest.current.search },
+        { pathname: questionPath(id), search: group ? withGroup(search) : search },
         { state: copy > 1 ? { fromList: true, copy } : { fromList: true } },
       );
     };

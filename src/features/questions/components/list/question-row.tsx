@@ -10,6 +10,7 @@ import { repeatKeys, truncateText } from '../../utils/text';
 import badge from '../shared/badge.module.css';
 import { Countdown } from '../shared/countdown';
 import { StatusBadge } from '../shared/status-badge';
+import { LookalikeMembers, type RowGroup } from './lookalike-members';
 import classes from './question-row.module.css';
 
 /** Tags shown in a row; the rest are counted ("+4,990"): one record must not make a row pages tall. */
@@ -34,6 +35,8 @@ export interface QuestionRowProps {
   /** Ticked for a bulk action; no checkbox without `onToggle`. */
   selected?: boolean;
   onToggle?: (id: string, range: boolean) => void;
+  /** The row stands for a look-alike group ("3 asks"), expandable to its members. */
+  group?: RowGroup;
 }
 
 const ignoreChange = () => undefined;
@@ -49,6 +52,7 @@ export const QuestionRow = memo(function QuestionRow({
   showSource = false,
   selected = false,
   onToggle,
+  group,
 }: QuestionRowProps) {
   const status = displayStatus(question, useStatusNow(question));
   const closed = status !== 'pending';
@@ -57,31 +61,49 @@ export const QuestionRow = memo(function QuestionRow({
   const tagKeys = repeatKeys(rowTags);
   // Status, tags, user and countdown describe the row's link for screen readers.
   const domId = `q-${useId()}`;
+  const asks = group?.members.length ?? 0;
+  const groupTicked = group ? group.selectedCount === asks : false;
   return (
     <Element
       className={classes.row}
       data-question-id={question.id}
+      data-group={group ? asks : undefined}
       data-copy={copy > 1 ? copy : undefined}
       data-open={isOpen || undefined}
       data-closed={closed || undefined}
       data-selected={selected || undefined}
     >
       <div className={classes.top} id={`${domId}-top`}>
-        {onToggle && (
+        {(group ? group.onToggle : onToggle) && (
           <input
             type="checkbox"
             className={classes.select}
-            aria-label={`Select: ${truncateText(question.questionText, 120) || question.id}`}
-            checked={selected}
+            aria-label={`Select${group ? ` ${asks} asks` : ''}: ${truncateText(question.questionText, 120) || question.id}`}
+            checked={group ? groupTicked : selected}
+            ref={(box) => {
+              if (box && group) box.indeterminate = group.selectedCount > 0 && !groupTicked;
+            }}
             // Ticked on click (Space too), where Shift is known; the change itself is React's.
             onChange={ignoreChange}
-            onClick={(event) => onToggle(question.id, event.shiftKey)}
+            onClick={(event) =>
+              group
+                ? group.onToggle?.(
+                    group.members.map((m) => m.id),
+                    !groupTicked,
+                  )
+                : onToggle?.(question.id, event.shiftKey)
+            }
           />
         )}
         <StatusBadge status={status} notApplicable={isNotApplicable(question)} />
         {showSource && (
           <span className={`${badge.badge} ${badge.outline}`} data-source={question.source.id}>
             {question.source.label}
+          </span>
+        )}
+        {group && (
+          <span className={`${badge.badge} ${badge.filled}`} data-testid="asks">
+            {asks} asks
           </span>
         )}
         {isNew && <span className={`${badge.badge} ${badge.filled} ${badge.upper}`}>New</span>}
@@ -141,6 +163,7 @@ export const QuestionRow = memo(function QuestionRow({
           </Text>
         )}
       </div>
+      {group && <LookalikeMembers lead={question} group={group} />}
     </Element>
   );
 });

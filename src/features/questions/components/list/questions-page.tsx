@@ -1,5 +1,5 @@
 import { Paper, Title } from '@mantine/core';
-import { useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 import { LoadBoundary, lazyPart } from '@/components/load-boundary';
 import { isSignedOut } from '@/lib/api-client';
@@ -13,6 +13,7 @@ import {
   useWantedOnce,
 } from '../../hooks/use-inbox-toolbar';
 import { useInboxView } from '../../hooks/use-inbox-view';
+import { LookalikesContext, useLookalikes } from '../../hooks/use-lookalikes';
 import { useNewArrivals } from '../../hooks/use-new-arrivals';
 import {
   useDrawerNavigation,
@@ -45,15 +46,18 @@ const ShortcutsHelp = lazyPart(() =>
 const preloadDrawer = () => void QuestionDrawer.load().catch(() => {});
 
 export function QuestionsPage() {
-  const { filters, setFilters, search } = useInboxFilters();
+  const { filters, setFilters, search, groupOpen } = useInboxFilters();
   const searchText = useSearchText(filters.q, setFilters);
-  const { view, pending, counts, liveFilters, visible, visibleIds, tags, users } = useInboxView(
+  const { view, pending, counts, liveFilters, visible, tags, users } = useInboxView(
     filters,
     searchText.query,
     preloadDrawer,
   );
   const openId = questionIdFromPath(useLocation().pathname);
   const open = useOpenCopies(openId, visible);
+  // Pending look-alikes are one row each; j/k, "answer and next" and focus go by rows.
+  const lookalikes = useLookalikes(visible);
+  const visibleIds = lookalikes.rowIds;
   const draftIds = useDraftIds();
   const { newIds, markAllSeen } = useNewArrivals(pending.data?.questions, openId);
 
@@ -63,6 +67,11 @@ export function QuestionsPage() {
   const drawer = useDrawerNavigation(openId, visibleIds, lastOpen, search);
   const flow = useAnswerAndNext(openId, visibleIds, lastOpen, drawer.switchTo);
   const selection = useSelection(visible);
+  const { setSome } = selection.context;
+  const inView = useMemo(
+    () => ({ lookalikes, groupOpen, setSome }),
+    [lookalikes, groupOpen, setSome],
+  );
   const [helpOpen, setHelpOpen] = useState(false);
   // Mounted from the first time they are wanted, so they can animate out when closed.
   const drawerUsed = useWantedOnce(openId !== undefined);
@@ -77,7 +86,12 @@ export function QuestionsPage() {
     searchBox: searchRef,
     showHelp: () => setHelpOpen(true),
     refresh: refreshAll,
-    toggleSelected: selection.toggle,
+    // `x` on a group's row (or its open drawer) ticks all of its asks.
+    toggleSelected: (id) => {
+      const ids = lookalikes.groups.get(id)?.map((q) => q.id);
+      if (ids) selection.context.setSome(ids, !ids.every(selection.has));
+      else selection.toggle(id);
+    },
   });
 
   // A signed-out session is explained by its own alert; this one is for everything else.
@@ -119,6 +133,8 @@ export function QuestionsPage() {
           <InboxBody
             list={view.data}
             visible={visible}
+            rows={lookalikes.rows}
+            groups={lookalikes.groups}
             filters={liveFilters}
             failure={
               view.isError
@@ -139,14 +155,16 @@ export function QuestionsPage() {
       <LoadBoundary what="The question view" parts={[QuestionDrawer, ShortcutsHelp]}>
         {drawerUsed && (
           <DrawerFlowContext value={flow}>
-            <QuestionDrawer
-              id={openId ?? null}
-              copies={open.copies}
-              copy={open.copy}
-              nextId={drawer.neighbourOfOpen(1)}
-              onClose={drawer.close}
-              onOpen={drawer.switchTo}
-            />
+            <LookalikesContext value={inView}>
+              <QuestionDrawer
+                id={openId ?? null}
+                copies={open.copies}
+                copy={open.copy}
+                nextId={drawer.neighbourOfOpen(1)}
+                onClose={drawer.close}
+                onOpen={drawer.switchTo}
+              />
+            </LookalikesContext>
           </DrawerFlowContext>
         )}
         {helpUsed && <ShortcutsHelp opened={helpOpen} onClose={() => setHelpOpen(false)} />}

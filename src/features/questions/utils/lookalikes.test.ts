@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest';
+import { type Question, type QuestionOrigin, REFLEXIO_ORIGIN } from '../api/schemas';
+import { answeredBefore } from './answered-before';
+import { groupLookalikes, lookalikeKey, normalizeQuestionText } from './lookalikes';
+
+const now = Date.UTC(2026, 0, 1);
+const VERTESIA: QuestionOrigin = { id: 'vertesia', kind: 'vertesia', label: 'Vertesia' };
+
+function question(patch: Partial<Question>): Question {
+  return {
+    id: 'q',
+    source: REFLEXIO_ORIGIN,
+    status: 'pending',
+    toolName: 'ask_human',
+    questionText: 'Drop the orders table?',
+    answerFormat: null,
+    tags: [],
+    userId: null,
+    createdAt: now,
+    expiresAt: now + 60_000,
+    resolvedAt: null,
+    validUntil: null,
+    result: null,
+    args: null,
+    scope: null,
+    supersededBy: null,
+    scopeHash: 'scope-a',
+    dedupKey: 'dedup-1',
+    asker: null,
+    ...patch,
+  };
+}
+
+const ids = (questions: Question[]) => questions.map((q) => q.id);
+
+describe('normalizeQuestionText', () => {
+  it('trims, collapses whitespace and lower-cases', () => {
+    expect(normalizeQuestionText('  Drop   the\n\tOrders TABLE? ')).toBe('drop the orders table?');
+  });
+});
+
+describe('lookalikeKey', () => {
+  it('is source + scope_hash + tool + dedup_key for Reflexio', () => {
+    const a = question({ id: 'a', questionText: 'One wording' });
+    const b = question({ id: 'b', questionText: 'Another wording, same dedup key' });
+    expect(lookalikeKey(a)).toBe(lookalikeKey(b));
+    expect(lookalikeKey(question({ scopeHash: 'scope-b' }))).not.toBe(lookalikeKey(a));
+    expect(lookalikeKey(question({ toolName: 'approve' }))).not.toBe(lookalikeKey(a));
+    expect(lookalikeKey(question({ dedupKey: 'dedup-2' }))).not.toBe(lookalikeKey(a));
+    expect(lookalikeKey(question({ source: VERTESIA }))).not.toBe(lookalikeKey(a));
+  });
+
+  it('falls back to the normalized text from the same asker where there is no dedup key', () => {
+    const vertesia = (patch: Partial<Question>) =>
+      question({ source: VERTESIA, scopeHash: null, dedupKey: null, asker: 'agent-1', ...patch });
+    expect(lookalikeKey(vertesia({ questionText: ' Drop THE orders  table? ' }))).toBe(
+      lookalikeKey(vertesia({})),
+    );
+    expect(lookalikeKey(vertesia({ asker: 'agent-2' }))).not.toBe(lookalikeKey(vertesia({})));
+    expect(lookalikeKey(vertesia({ questionText: 'Something else?' }))).not.toBe(
+      lookalikeKey(vertesia({})),
+    );
+    // Within one scope when Reflexio sends a scope but no dedup key.
+    expect(lookalikeKey(question({ dedupKey: null }))).toBe(
+      lookalikeKey(question({ dedupKey: null, questionText: 'drop the ORDERS table?' })),
+    );
+  });
+
+  it('is null when nothing tells scopes apart, or there is no text', () => {
+    expect(lookalikeKey(question({ scopeHash: null, dedupKey: null }))).toBeNull();
+    expect(lookalikeKey(question({ scopeHash: null, dedupKey: 'dedup-1' }))).toBeNull();
+    expect(
+      lookalikeKey(question({ scopeHash: null, dedupKey: null, asker: 'x', questionText: '  ' })),
+    ).toBeNull();
+  });
+});
+
+describe('groupLookalikes', () => {
+  it('makes one row of pending look-alikes, where its first member is, named by the oldest ask', () => {
+    const list = [
+      question({ id: 'other', dedupKey: 'dedup-9' }),
+      question({ id: 'b', createdAt: now + 2 }),
+      question({ id: 'solo', scopeHash: null, dedupKey: null }),
+      question({ id: 'a', createdAt: now + 1 }),
+      question({ id: 'c', createdAt: now + 3 }),
+    ];
+    const { rows, groups, leadOf } = groupLookalikes(list);
+    expect(ids(rows)).toEqual(['other', 'a', 'solo']);
+    expect(ids(groups.get('a') ?? [])).toEqual(['a', 'b', 'c']);
+    expect(groups.size).toBe(1);
+    expect(leadOf.get('c')).toBe('a');
+    expect(leadOf.has('other')).toBe(false);
+  });
+
+  it('sorts members by when they were asked, then by id', () => {
+    const list = [
+      question({ id: 'z', createdAt: now }),
+      question({ id: 'y', createdAt: now }),
+      question({ id: 'x', createdAt: now - 5 }),
+    ];
+    expect(ids(groupLookalikes(list).groups.get('x') ?? [])).toEqual(['x', 'y', 'z']);
+  });
+
+  it('never groups across scopes', () => {
+    const list = [
+      question({ id: 'u1', scopeHash: 'user-1' }),
+      question({ id: 'u2', scopeHash: 'user-2' }),
+    ];
+    const { rows, groups } = groupLookalikes(list);
+    expect(ids(rows)).toEqual(['u1', 'u2']);
+    expect(groups.size).toBe(0);
+  });
+
+  it('leaves closed questions alone', () => {
+    const list = [
+      question({ id: 'p' }),
+      question({ id: 'r', status: 'resolved', result: { answer: 'no' } }),
+      question({ id: 'e', status: 'expired' }),
+    ];
+    const { rows, groups } = groupLookalikes(list);
+    expect(ids(rows)).toEqual(['p', 'r', 'e']);
+    expect(groups.size).toBe(0);
+  });
+
+  it('does not make a group of one id sent twice', () => {
+    const list = [question({ id: 'dup' }), question({ id: 'dup' })];
+    expect(groupLookalikes(list).groups.size).toBe(0);
+    expect(groupLookalikes(list).rows).toHaveLength(2);
+  });
+});
+
+describe('answeredBefore', () => {
+  const open = question({ id: 'open' });
+  const answered = (id: string, answer: string, at: number, patch: Partial<Question> = {}) =>
+    question({ id, status: 'resolved', result: { answer }, resolvedAt: at, ...patch });
+
+  it('lists resolved and superseded answers of the same question, newest first', () => {
+    const list = [
+      answered('old', 'Keep it', now - 3000, { status: 'superseded' }),
+      answered('new', 'Drop it', now - 1000),
+      answered('scope', 'Other user', now, { scopeHash: 'scope-b' }),
+      answered('na', 'x', now, { result: { answer: 'x', not_applicable: true } }),
+      question({ id: 'pending' }),
+      open,
+    ];
+    const found = answeredBefore(open, list);
+    expect(found.map((a) => [a.question.id, a.text, a.at])).toEqual([
+      ['new', 'Drop it', now - 1000],
+      ['old', 'Keep it', now - 3000],
+    ]);
+  });
+
+  it('lists a text given twice once, at its latest, and at most `limit`', () => {
+    const list = [
+      answered('a', 'Yes', now - 5000),
+      answered('b', 'Yes', now - 1000),
+      answered('c', 'No', now - 2000),
+      answered('d', 'Maybe', now - 3000),
+    ];
+    expect(answeredBefore(open, list).map((a) => a.question.id)).toEqual(['b', 'c', 'd']);
+    expect(answeredBefore(open, list, 2).map((a) => a.text)).toEqual(['Yes', 'No']);
+  });
+
+  it('has nothing for a question that cannot be matched', () => {
+    const lone = question({ scopeHash: null, dedupKey: null });
+    expect(answeredBefore(lone, [answered('a', 'Yes', now, { scopeHash: null })])).toEqual([]);
+  });
+});

@@ -1,0 +1,70 @@
+import type { Question } from '../api/schemas';
+
+/** Trimmed, inner whitespace collapsed, lower-cased: how two asks of the same words compare. */
+export function normalizeQuestionText(text: string): string {
+  return text.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
+}
+
+/**
+ * What makes two questions the same question, or null when nothing can tell (they then stand
+ * alone). Reflexio: same source, `scope_hash`, tool and `dedup_key`. Without a dedup key: the same
+ * normalized text from the same scope or asker (Vertesia's agent, Bilby's conversation). Never
+ * across scopes: the same words asked for two users can need two answers.
+ */
+export function lookalikeKey(question: Question): string | null {
+  const { source, scopeHash, dedupKey, asker, toolName } = question;
+  if (scopeHash !== null && dedupKey !== null)
+    return ['d', source.id, scopeHash, toolName, dedupKey].join('\u0000');
+  if (scopeHash === null && asker === null) return null;
+  const text = normalizeQuestionText(question.questionText);
+  if (!text) return null;
+  return ['t', source.id, scopeHash ?? '', asker ?? '', toolName, text].join('\u0000');
+}
+
+/** Oldest ask first; ties by id, so the order is the same on every refresh. */
+export function compareAsked(a: Question, b: Question): number {
+  const at = (a.createdAt ?? 0) - (b.createdAt ?? 0);
+  if (at !== 0) return at;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+export interface Lookalikes {
+  /** One question per row, in the view's order: a group's first ask stands for it. */
+  rows: Question[];
+  /** A group's members (two or more, oldest ask first) by its first ask's id. */
+  groups: ReadonlyMap<string, Question[]>;
+  /** Every member's id to its group's first ask's id. */
+  leadOf: ReadonlyMap<string, string>;
+}
+
+/**
+ * Pending look-alikes as one row each: the group sits where its first member appears in the
+ * view (so a sort by expiry puts it where its most urgent ask is), and is named by its oldest ask.
+ * Closed questions are never grouped: each is its own record of what happened.
+ */
+export function groupLookalikes(questions: readonly Question[]): Lookalikes {
+  const byKey = new Map<string, Question[]>();
+  for (const question of questions) {
+    const key = question.status === 'pending' ? lookalikeKey(question) : null;
+    if (key !== null) byKey.set(key, [...(byKey.get(key) ?? []), question]);
+  }
+  const groups = new Map<string, Question[]>();
+  const leadOf = new Map<string, string>();
+  for (const members of byKey.values()) {
+    // The same id twice (a faulty server) is one ask, not two.
+    if (new Set(members.map((m) => m.id)).size < 2) continue;
+    members.sort(compareAsked);
+    const lead = (members[0] as Question).id;
+    groups.set(lead, members);
+    for (const member of members) leadOf.set(member.id, lead);
+  }
+  const placed = new Set<string>();
+  const rows = questions.flatMap((question) => {
+    const lead = question.status === 'pending' ? leadOf.get(question.id) : undefined;
+    if (lead === undefined) return [question];
+    if (placed.has(lead)) return [];
+    placed.add(lead);
+    return (groups.get(lead) as Question[]).slice(0, 1);
+  });
+  return { rows, groups, leadOf };
+}
