@@ -4,10 +4,10 @@ import { createTokenStore, type TokenStore } from '@/config/token-store';
 import { createReflexioSource } from '@/features/questions/api/requests';
 import type { QuestionSource } from '@/features/questions/api/source';
 import {
-  createInboxSource,
   createLazySource,
   type InboxMember,
-} from '@/features/questions/sources/inbox-source';
+  inboxIdentity,
+} from '@/features/questions/sources/lazy-source';
 import { createApiClient } from '@/lib/api-client';
 import { createServerTime, type ServerTime } from '@/lib/clock';
 import { createQueryClient } from '@/lib/query-client';
@@ -112,7 +112,14 @@ export function createServices(
   const serverTime = createServerTime();
   const members = inboxMembers(config, baseUrl, headers, serverTime);
   const only = members.length === 1 && members[0]?.origin.kind === 'reflexio' ? members[0] : null;
-  const source = only ? only.source : createInboxSource(members);
+  // Several systems read as one: that code loads with the first list, not with the first screen.
+  const source = only
+    ? only.source
+    : createLazySource(inboxIdentity(members), () =>
+        import('@/features/questions/sources/inbox-source').then((module) =>
+          module.createInboxSource(members),
+        ),
+      );
   // Only Reflexio's client reads the Date header so far: the page's countdowns follow its server
   // (or the browser's clock when no Reflexio source is configured).
   const reflexio = members.find((member) => member.origin.kind === 'reflexio');

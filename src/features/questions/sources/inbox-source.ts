@@ -1,12 +1,9 @@
 import { ApiError, isApiError, isSignedOut } from '@/lib/api-client';
 import type { Question, QuestionList, QuestionOrigin, SourceFailure } from '../api/schemas';
 import type { ListParams, QuestionSource } from '../api/source';
+import { type InboxMember, inboxIdentity } from './lazy-source';
 
-/** One configured system and its question source, which speaks in that system's own ids. */
-export interface InboxMember {
-  origin: QuestionOrigin;
-  source: QuestionSource;
-}
+export type { InboxMember } from './lazy-source';
 
 /** "Vertesia is unavailable (HTTP 503)": what the list says of a source it could not read. */
 export function describeSourceFailure(origin: QuestionOrigin, error: unknown): string {
@@ -66,8 +63,7 @@ export function createInboxSource(members: readonly InboxMember[]): QuestionSour
   const lastGood = new Map<string, QuestionList>();
 
   return {
-    key: members.map((member) => member.source.key).join('|'),
-    label: members.map((member) => member.origin.label).join(', '),
+    ...inboxIdentity(members),
     async list(params: ListParams, signal?: AbortSignal): Promise<QuestionList> {
       const settled = await Promise.allSettled(
         members.map((member) => member.source.list(params, signal)),
@@ -120,32 +116,5 @@ export function createInboxSource(members: readonly InboxMember[]): QuestionSour
       const { member, nativeId } = route(id);
       return outward(member, await member.source.cancel(nativeId));
     },
-  };
-}
-
-/**
- * A source whose code loads on first use (`load` runs once; a failed load is tried again on the
- * next call): Vertesia's and Bilby's adapters stay out of the first download.
- */
-export function createLazySource(
-  identity: { key: string; label: string },
-  load: () => Promise<QuestionSource>,
-): QuestionSource {
-  let loading: Promise<QuestionSource> | null = null;
-  const source = () => {
-    loading ??= load().catch((error: unknown) => {
-      loading = null;
-      throw error;
-    });
-    return loading;
-  };
-  return {
-    ...identity,
-    list: async (params, signal) => (await source()).list(params, signal),
-    get: async (id, signal) => (await source()).get(id, signal),
-    resolve: async (id, input) => (await source()).resolve(id, input),
-    updateAnswer: async (id, input) => (await source()).updateAnswer(id, input),
-    markNotApplicable: async (id, input) => (await source()).markNotApplicable(id, input),
-    cancel: async (id) => (await source()).cancel(id),
   };
 }
