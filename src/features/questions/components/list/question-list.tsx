@@ -1,4 +1,5 @@
 import {
+  type CSSProperties,
   createContext,
   memo,
   type ReactElement,
@@ -19,7 +20,8 @@ import {
 } from 'virtua';
 import { QUESTIONS_PATH } from '@/config/routes';
 import { markOnce } from '@/lib/perf-marks';
-import type { Question } from '../../api/schemas';
+import type { Question, QuestionStatus } from '../../api/schemas';
+import type { Density } from '../../hooks/use-density';
 import { useSelectionContext } from '../../hooks/use-selection';
 import { useSourceOptions } from '../../hooks/use-source-options';
 import { questionHref, questionPath } from '../../utils/paths';
@@ -29,11 +31,11 @@ import classes from './questions-page.module.css';
 /** From this many rows on, only the rows on screen (and a few around them) are in the page. */
 export const VIRTUALIZE_FROM = 100;
 /** Rows are about this tall; virtua measures the real heights once they are in the page. */
-const ROW_HEIGHT_ESTIMATE = 100;
+const ROW_HEIGHT_ESTIMATE = { comfortable: 100, compact: 33 } as const;
 
 /** The rows of the first render: as many as the window can show; virtua adds the rest it needs. */
-function firstRenderRows(): number {
-  return Math.max(4, Math.ceil(window.innerHeight / ROW_HEIGHT_ESTIMATE));
+function firstRenderRows(rowHeight: number): number {
+  return Math.max(4, Math.ceil(window.innerHeight / rowHeight));
 }
 
 export interface QuestionListHandle {
@@ -51,6 +53,9 @@ export interface QuestionListProps {
   /** Which of several records with the open id is open (1 for the first). */
   openCopy: number;
   search: string;
+  density?: Density;
+  /** The one status the view shows, if it shows one only (rows then leave their status out). */
+  viewStatus?: QuestionStatus | null;
   ref?: Ref<QuestionListHandle>;
 }
 
@@ -107,6 +112,8 @@ export const QuestionList = memo(function QuestionList({
   openId,
   openCopy,
   search,
+  density = 'comfortable',
+  viewStatus = null,
   ref,
 }: QuestionListProps) {
   // For the benchmark: the rows' first render starts here and ends when the first row is in the
@@ -136,15 +143,30 @@ export const QuestionList = memo(function QuestionList({
         showSource={showSource}
         selected={selection?.ids.has(question.id)}
         onToggle={selection?.toggle}
+        compact={density === 'compact'}
+        viewStatus={viewStatus}
       />
     );
   };
   return (
-    <div ref={frame}>
+    <div
+      ref={frame}
+      style={density === 'compact' ? badgeColumn(viewStatus, showSource) : undefined}
+    >
       {questions.length >= VIRTUALIZE_FROM ? (
-        <VirtualList questions={questions} renderRow={renderRow} ref={ref} />
+        <VirtualList
+          questions={questions}
+          renderRow={renderRow}
+          rowHeight={ROW_HEIGHT_ESTIMATE[density]}
+          ref={ref}
+        />
       ) : (
-        <PlainList questions={questions} renderRow={renderRow} ref={ref} />
+        <PlainList
+          questions={questions}
+          renderRow={renderRow}
+          ref={ref}
+          compact={density === 'compact'}
+        />
       )}
     </div>
   );
@@ -186,6 +208,16 @@ function useRowLinkClicks(search: string) {
   return frame;
 }
 
+/**
+ * Compact rows line their countdowns and texts up: the badges before them take at least the room
+ * of the usual ones (the checkbox, a status when the view has several, a source when there are
+ * several). Set through the CSSOM, which the page's CSP allows.
+ */
+function badgeColumn(viewStatus: QuestionStatus | null, showSource: boolean): CSSProperties {
+  const px = 18 + (viewStatus === null ? 96 : 0) + (showSource ? 76 : 0);
+  return { '--qi-compact-badges': `${px}px` } as CSSProperties;
+}
+
 type RenderRow = (question: Question, as: 'li' | 'div') => ReactElement;
 
 interface RowsProps {
@@ -194,7 +226,7 @@ interface RowsProps {
   ref?: Ref<QuestionListHandle>;
 }
 
-function PlainList({ questions, renderRow, ref }: RowsProps) {
+function PlainList({ questions, renderRow, ref, compact }: RowsProps & { compact: boolean }) {
   const listRef = useRef<HTMLUListElement>(null);
   useImperativeHandle(
     ref,
@@ -209,7 +241,12 @@ function PlainList({ questions, renderRow, ref }: RowsProps) {
     [],
   );
   return (
-    <ul ref={listRef} className={`${classes.list} ${classes.plain}`} aria-label="Questions">
+    <ul
+      ref={listRef}
+      className={`${classes.list} ${classes.plain}`}
+      data-compact={compact || undefined}
+      aria-label="Questions"
+    >
       {questions.map((question) => renderRow(question, 'li'))}
     </ul>
   );
@@ -241,7 +278,7 @@ function VirtualContainer({ style, children, ref }: CustomContainerComponentProp
   );
 }
 
-function VirtualList({ questions, renderRow, ref }: RowsProps) {
+function VirtualList({ questions, renderRow, rowHeight, ref }: RowsProps & { rowHeight: number }) {
   const virtualizer = useRef<WindowVirtualizerHandle>(null);
   const ids = useMemo(() => questions.map((q) => q.id), [questions]);
 
@@ -299,8 +336,8 @@ function VirtualList({ questions, renderRow, ref }: RowsProps) {
         bufferSize={400}
         // About a row's height, and a screenful of rows in the very first render: virtua cannot
         // measure the window before it is mounted, and would otherwise render the rows twice.
-        itemSize={ROW_HEIGHT_ESTIMATE}
-        ssrCount={firstRenderRows()}
+        itemSize={rowHeight}
+        ssrCount={firstRenderRows(rowHeight)}
       >
         {(question) => renderRow(question, 'div')}
       </WindowVirtualizer>

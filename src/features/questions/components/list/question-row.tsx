@@ -2,7 +2,7 @@ import { Text } from '@mantine/core';
 import { IconPencil } from '@tabler/icons-react';
 import { memo, useId } from 'react';
 import { TimeAgo } from '@/components/time-ago';
-import type { Question } from '../../api/schemas';
+import type { Question, QuestionStatus } from '../../api/schemas';
 import { useStatusNow } from '../../hooks/use-status-now';
 import { displayStatus } from '../../utils/question-policy';
 import { isAskHuman, isNotApplicable, resultSummary } from '../../utils/status';
@@ -34,6 +34,10 @@ export interface QuestionRowProps {
   /** Ticked for a bulk action; no checkbox without `onToggle`. */
   selected?: boolean;
   onToggle?: (id: string, range: boolean) => void;
+  /** One line: status, source, countdown and the question text, cut short. */
+  compact?: boolean;
+  /** The view shows this status only: a row in it says its status only when it differs (expired in time). */
+  viewStatus?: QuestionStatus | null;
 }
 
 const ignoreChange = () => undefined;
@@ -49,6 +53,8 @@ export const QuestionRow = memo(function QuestionRow({
   showSource = false,
   selected = false,
   onToggle,
+  compact = false,
+  viewStatus = null,
 }: QuestionRowProps) {
   const status = displayStatus(question, useStatusNow(question));
   const closed = status !== 'pending';
@@ -57,9 +63,24 @@ export const QuestionRow = memo(function QuestionRow({
   const tagKeys = repeatKeys(rowTags);
   // Status, tags, user and countdown describe the row's link for screen readers.
   const domId = `q-${useId()}`;
+  const countdown = question.status === 'pending' && question.expiresAt !== null && (
+    <Countdown expiresAt={question.expiresAt} />
+  );
+  const link = (
+    <a
+      href={href}
+      className={classes.link}
+      data-row-link
+      aria-describedby={`${domId}-top ${domId}-meta`}
+    >
+      <span className={classes.text} dir="auto">
+        {truncateText(question.questionText, 400) || <em>(no question text)</em>}
+      </span>
+    </a>
+  );
   return (
     <Element
-      className={classes.row}
+      className={compact ? `${classes.row} ${classes.compact}` : classes.row}
       data-question-id={question.id}
       data-copy={copy > 1 ? copy : undefined}
       data-open={isOpen || undefined}
@@ -78,7 +99,9 @@ export const QuestionRow = memo(function QuestionRow({
             onClick={(event) => onToggle(question.id, event.shiftKey)}
           />
         )}
-        <StatusBadge status={status} notApplicable={isNotApplicable(question)} />
+        {(status !== viewStatus || isNotApplicable(question)) && (
+          <StatusBadge status={status} notApplicable={isNotApplicable(question)} />
+        )}
         {showSource && (
           <span className={`${badge.badge} ${badge.outline}`} data-source={question.source.id}>
             {question.source.label}
@@ -96,48 +119,50 @@ export const QuestionRow = memo(function QuestionRow({
             {truncateText(question.toolName, 60)}
           </span>
         )}
-        {rowTags.map((tag, index) => (
-          <span key={tagKeys[index]} className={`${badge.badge} ${badge.light}`}>
-            {truncateText(tag, 60)}
-          </span>
-        ))}
-        {question.tags.length > ROW_TAGS && (
+        {!compact &&
+          rowTags.map((tag, index) => (
+            <span key={tagKeys[index]} className={`${badge.badge} ${badge.light}`}>
+              {truncateText(tag, 60)}
+            </span>
+          ))}
+        {!compact && question.tags.length > ROW_TAGS && (
           <span className={`${badge.badge} ${badge.outline}`} data-testid="more-tags">
             +{(question.tags.length - ROW_TAGS).toLocaleString('en')}
             <span className="visually-hidden"> more tags</span>
           </span>
         )}
       </div>
-      <a
-        href={href}
-        className={classes.link}
-        data-row-link
-        aria-describedby={`${domId}-top ${domId}-meta`}
-      >
-        <span className={classes.text} dir="auto">
-          {truncateText(question.questionText, 400) || <em>(no question text)</em>}
-        </span>
-      </a>
-      <div className={classes.meta} id={`${domId}-meta`}>
-        {question.userId && (
-          <span className={classes.user} title={question.userId}>
-            {truncateText(question.userId, 80)}
-          </span>
-        )}
-        {question.createdAt !== null && <TimeAgo at={question.createdAt} prefix="asked" />}
-        {question.status === 'pending' && question.expiresAt !== null && (
-          <Countdown expiresAt={question.expiresAt} />
-        )}
-        {summary !== null && (
-          <Text component="span" size="sm" className={classes.answer} dir="auto">
-            {isNotApplicable(question) ? (
-              <em>Not applicable</em>
-            ) : (
-              `Answer: ${truncateText(summary, 200)}`
+      {compact ? (
+        <>
+          <div className={classes.meta} id={`${domId}-meta`}>
+            {countdown ??
+              (question.createdAt !== null && <TimeAgo at={question.createdAt} prefix="asked" />)}
+          </div>
+          {link}
+        </>
+      ) : (
+        <>
+          {link}
+          <div className={classes.meta} id={`${domId}-meta`}>
+            {question.userId && (
+              <span className={classes.user} title={question.userId}>
+                {truncateText(question.userId, 80)}
+              </span>
             )}
-          </Text>
-        )}
-      </div>
+            {question.createdAt !== null && <TimeAgo at={question.createdAt} prefix="asked" />}
+            {countdown}
+            {summary !== null && (
+              <Text component="span" size="sm" className={classes.answer} dir="auto">
+                {isNotApplicable(question) ? (
+                  <em>Not applicable</em>
+                ) : (
+                  `Answer: ${truncateText(summary, 200)}`
+                )}
+              </Text>
+            )}
+          </div>
+        </>
+      )}
     </Element>
   );
 });

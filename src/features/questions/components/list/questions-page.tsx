@@ -3,6 +3,7 @@ import { useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 import { LoadBoundary, lazyPart } from '@/components/load-boundary';
 import { isSignedOut } from '@/lib/api-client';
+import { useDensity } from '../../hooks/use-density';
 import { useDraftIds } from '../../hooks/use-drafts';
 import { DrawerFlowContext, useAnswerAndNext } from '../../hooks/use-drawer-flow';
 import { useInboxFilters, useSearchText } from '../../hooks/use-inbox-filters';
@@ -64,6 +65,7 @@ export function QuestionsPage() {
   const flow = useAnswerAndNext(openId, visibleIds, lastOpen, drawer.switchTo);
   const selection = useSelection(visible);
   const [helpOpen, setHelpOpen] = useState(false);
+  const [density, setDensity] = useDensity();
   // Mounted from the first time they are wanted, so they can animate out when closed.
   const drawerUsed = useWantedOnce(openId !== undefined);
   const helpUsed = useWantedOnce(helpOpen);
@@ -109,6 +111,8 @@ export function QuestionsPage() {
           if (first) listRef.current?.focusRow(first);
         }}
         {...toolbarData}
+        density={density}
+        onDensityChange={setDensity}
       />
       {refreshFailed && <RefreshFailedNote error={view.error} />}
       <SourceFailuresNote failures={view.data?.failures} />
@@ -132,6 +136,7 @@ export function QuestionsPage() {
             openId={openId}
             openCopy={open.copy}
             search={search}
+            density={density}
           />
         </SelectionContext>
       </Paper>
