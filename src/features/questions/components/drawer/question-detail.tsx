@@ -250,7 +250,7 @@ export function QuestionDetail({ question, gone, readOnly, nextId, onOpen }: Que
       >
         <StatusBadge status={policy.status} size="lg" notApplicable={isNotApplicable(question)} />
         {question.status === 'pending' && question.expiresAt !== null && (
-          <Countdown expiresAt={question.expiresAt} size="md" />
+          <Countdown expiresAt={question.expiresAt} createdAt={question.createdAt} size="md" />
         )}
         {!askHuman && (
           <Badge variant="default" radius="sm" tt="none" ff="monospace">

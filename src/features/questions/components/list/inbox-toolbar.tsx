@@ -134,6 +134,7 @@ export const InboxToolbar = memo(function InboxToolbar({
           values={[
             { value: 'expiry', label: 'Expiring soonest' },
             { value: 'newest', label: 'Newest first' },
+            { value: 'resolved', label: 'Recently resolved' },
           ]}
           value={filters.sort}
           onChange={(event) => setFilters({ sort: event.currentTarget.value as SortOrder })}

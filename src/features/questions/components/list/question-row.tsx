@@ -64,7 +64,7 @@ export const QuestionRow = memo(function QuestionRow({
   // Status, tags, user and countdown describe the row's link for screen readers.
   const domId = `q-${useId()}`;
   const countdown = question.status === 'pending' && question.expiresAt !== null && (
-    <Countdown expiresAt={question.expiresAt} />
+    <Countdown expiresAt={question.expiresAt} createdAt={question.createdAt} />
   );
   const link = (
     <a

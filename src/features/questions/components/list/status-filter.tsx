@@ -6,7 +6,8 @@ import classes from './status-filter.module.css';
 
 function countLabel(count: StatusCounts[Status]): string {
   if (!count) return '';
-  return ` ${count.count}${count.atLeast ? '+' : ''}`;
+  const total = `${count.count}${count.atLeast ? '+' : ''}`;
+  return count.shown === undefined ? ` ${total}` : ` ${count.shown} of ${total}`;
 }
 
 /**
