@@ -408,12 +408,17 @@ export function QuestionDetail({ question, gone, readOnly, nextId, onOpen }: Que
             <dt>ID</dt>
             <dd>
               <Group gap={6} wrap="nowrap">
-                <Text span ff="monospace" size="sm">
+                <Text span ff="monospace" size="sm" className={classes.id}>
                   {question.id}
                 </Text>
                 <CopyButton value={question.id}>
                   {({ copied, copy }) => (
-                    <Button size="compact-xs" variant="subtle" onClick={copy}>
+                    <Button
+                      size="compact-xs"
+                      variant="subtle"
+                      onClick={copy}
+                      className={classes.copy}
+                    >
                       {copied ? 'Copied' : 'Copy'}
                     </Button>
                   )}

@@ -94,7 +94,7 @@ export const InboxToolbar = memo(function InboxToolbar({
               <IconX size={16} aria-hidden />
             </button>
           ) : (
-            <span className={`${classes.section} ${classes.right}`}>
+            <span className={`${classes.section} ${classes.right} ${classes.keyHint}`}>
               <kbd className={classes.kbd} aria-hidden>
                 /
               </kbd>
