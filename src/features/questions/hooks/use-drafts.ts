@@ -1,22 +1,26 @@
-import { useCallback, useMemo, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { useClock } from '@/lib/clock';
 import { useQuestionSource } from '../api/source';
 import {
   type Draft,
   draftIds,
+  markDraftSeenClosed,
   readDraft,
   removeDraft,
   subscribeToDrafts,
   writeDraft,
 } from '../utils/draft-store';
 
-/** Ids of questions with a saved draft, for the list's marker. */
+/**
+ * Ids of questions with a saved draft, for the list's marker: not those the reviewer has seen
+ * closed with their draft on them (see useClosedDraftSeen).
+ */
 export function useDraftIds(): Set<string> {
   const { key } = useQuestionSource();
   // The snapshot must be stable between changes, so it is a sorted string, split once.
   const snapshot = useSyncExternalStore(
     subscribeToDrafts,
-    () => [...draftIds(key)].sort().join('\n'),
+    () => [...draftIds(key, { marked: true })].sort().join('\n'),
     () => '',
   );
   return useMemo(() => new Set(snapshot ? snapshot.split('\n') : []), [snapshot]);
@@ -60,4 +64,15 @@ export function useDraft(questionId: string): DraftState {
   }, [key, questionId]);
 
   return { draft, saved, save, discard };
+}
+
+/**
+ * The question is on screen in its closed state (`closed`): a draft left on it stops being marked
+ * in the list. The draft itself stays, shown read-only in the question for the reviewer to copy.
+ */
+export function useClosedDraftSeen(questionId: string, closed: boolean, hasDraft: boolean) {
+  const { key } = useQuestionSource();
+  useEffect(() => {
+    if (closed && hasDraft) markDraftSeenClosed(key, questionId);
+  }, [key, questionId, closed, hasDraft]);
 }

@@ -21,7 +21,7 @@ import { TimeAgo } from '@/components/time-ago';
 import { formatExact } from '@/lib/format-time';
 import { isActionOn } from '../../api/mutations';
 import type { Question } from '../../api/schemas';
-import { useDraft } from '../../hooks/use-drafts';
+import { useClosedDraftSeen, useDraft } from '../../hooks/use-drafts';
 import { useAnswerAndNextPreference } from '../../hooks/use-drawer-flow';
 import { useStatusNow } from '../../hooks/use-status-now';
 import { questionPath } from '../../utils/paths';
@@ -194,6 +194,7 @@ export function QuestionDetail({ question, gone, readOnly, nextId, onOpen }: Que
   const acting = useIsMutating({ predicate: isActionOn(question.id) }) > 0;
   const hasDraft = useDraft(question.id).draft !== null;
   const policy = questionPolicy(question, useStatusNow(question), { gone, hasDraft, readOnly });
+  useClosedDraftSeen(question.id, policy.closed !== null && readOnly === null, hasDraft);
   const askHuman = isAskHuman(question);
 
   // What changed since the reviewer last saw the question: the outcomes of their own actions
