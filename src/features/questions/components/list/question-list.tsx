@@ -11,7 +11,7 @@ import {
   useMemo,
   useRef,
 } from 'react';
-import { useHref, useNavigate } from 'react-router';
+import { useHref, useLocation, useNavigate } from 'react-router';
 import {
   type CustomContainerComponentProps,
   type CustomItemComponentProps,
@@ -43,6 +43,11 @@ export interface QuestionListHandle {
   focusRow(id: string): boolean;
   /** The row focused, or about to be (scrolled to, not rendered yet): where j/k step from. */
   cursor(): string | undefined;
+  /**
+   * Brings the row into view (split view: the list follows the open question). Focus moves along
+   * only if it was on a row: keys pressed in the list keep working from the new row.
+   */
+  revealRow(id: string): void;
 }
 
 export interface QuestionListProps {
@@ -88,9 +93,14 @@ function focusedRowId(): string | undefined {
   return document.activeElement?.closest<HTMLElement>('[data-question-id]')?.dataset.questionId;
 }
 
+/** The whole row (its status and countdown too), below the sticky header (see question-row.module.css). */
+function scrollToRow(link: HTMLElement) {
+  (link.closest('[data-question-id]') ?? link).scrollIntoView({ block: 'nearest' });
+}
+
 function focusLink(link: HTMLElement) {
   link.focus({ preventScroll: true });
-  link.scrollIntoView({ block: 'nearest' });
+  scrollToRow(link);
 }
 
 /** Focuses the row's link if it is in the page and can take focus (a hidden one cannot). */
@@ -119,7 +129,7 @@ export const QuestionList = memo(function QuestionList({
   // For the benchmark: the rows' first render starts here and ends when the first row is in the
   // page (the same commit, unless the list renders none yet). No-ops afterwards.
   if (questions.length > 0) markOnce('qi:list-render-start');
-  const frame = useRowLinkClicks(search);
+  const frame = useRowLinkClicks(search, openId);
   useLayoutEffect(() => {
     if (frame.current?.querySelector('[data-question-id]')) markOnce('qi:list-rendered');
   });
@@ -177,12 +187,13 @@ export const QuestionList = memo(function QuestionList({
  * clicked question's drawer in the app instead, as a router `<Link>` would, without a Link and its
  * hooks in every row. Clicks with a modifier key or another button are left to the browser.
  */
-function useRowLinkClicks(search: string) {
+function useRowLinkClicks(search: string, openId: string | undefined) {
   const frame = useRef<HTMLDivElement>(null);
   const navigate = useNavigate();
-  const latest = useRef({ navigate, search });
+  const location = useLocation();
+  const latest = useRef({ navigate, search, openId, state: location.state });
   useLayoutEffect(() => {
-    latest.current = { navigate, search };
+    latest.current = { navigate, search, openId, state: location.state };
   });
   useEffect(() => {
     const node = frame.current;
@@ -196,10 +207,23 @@ function useRowLinkClicks(search: string) {
       const id = row?.dataset.questionId;
       if (!link || id === undefined) return;
       event.preventDefault();
+      const { openId, state } = latest.current;
+      // The open question's own row (Enter on it, in split view): on into the question.
+      if (id === openId) {
+        document.querySelector<HTMLElement>('[data-split-pane] [data-drawer-home]')?.focus();
+        return;
+      }
       const copy = Number(row?.dataset.copy ?? 1);
+      // Split view: a row clicked beside an open question replaces it, as j/k do, so closing it
+      // goes back to the list, not to the question before.
+      const fromList = openId === undefined || (state as { fromList?: boolean } | null)?.fromList;
+      const next = fromList ? { fromList: true } : {};
       latest.current.navigate(
         { pathname: questionPath(id), search: latest.current.search },
-        { state: copy > 1 ? { fromList: true, copy } : { fromList: true } },
+        {
+          replace: openId !== undefined,
+          state: copy > 1 ? { ...next, copy } : next,
+        },
       );
     };
     node.addEventListener('click', onClick);
@@ -237,6 +261,12 @@ function PlainList({ questions, renderRow, ref, compact }: RowsProps & { compact
         return link !== null;
       },
       cursor: focusedRowId,
+      revealRow(id) {
+        const link = rowLink(listRef.current, id);
+        if (!link) return;
+        if (focusedRowId() !== undefined) focusLink(link);
+        else scrollToRow(link);
+      },
     }),
     [],
   );
@@ -322,6 +352,17 @@ function VirtualList({ questions, renderRow, rowHeight, ref }: RowsProps & { row
         pendingFocus.current ??
         focusedRowId() ??
         (document.activeElement === document.body ? lastFocused.current : undefined),
+      revealRow(id) {
+        const index = ids.indexOf(id);
+        if (index === -1) return;
+        if (focusedRowId() !== undefined) {
+          this.focusRow(id);
+          return;
+        }
+        const link = rowLink(document.body, id);
+        if (link) scrollToRow(link);
+        else virtualizer.current?.scrollToIndex(index, { align: 'nearest' });
+      },
     }),
     [ids],
   );

@@ -71,6 +71,7 @@ export const QuestionRow = memo(function QuestionRow({
       href={href}
       className={classes.link}
       data-row-link
+      aria-current={isOpen || undefined}
       aria-describedby={`${domId}-top ${domId}-meta`}
     >
       <span className={classes.text} dir="auto">

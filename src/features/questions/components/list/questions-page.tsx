@@ -1,5 +1,5 @@
 import { Paper, Title } from '@mantine/core';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 import { LoadBoundary, lazyPart } from '@/components/load-boundary';
 import { isSignedOut } from '@/lib/api-client';
@@ -21,6 +21,7 @@ import {
   useOpenCopies,
 } from '../../hooks/use-open-question';
 import { SelectionContext, useSelection } from '../../hooks/use-selection';
+import { useSplitView } from '../../hooks/use-split-view';
 import { questionIdFromPath } from '../../utils/paths';
 import { BulkBar } from './bulk-bar';
 import { InboxBody } from './inbox-body';
@@ -66,6 +67,12 @@ export function QuestionsPage() {
   const selection = useSelection(visible);
   const [helpOpen, setHelpOpen] = useState(false);
   const [density, setDensity] = useDensity();
+  // On a wide screen the open question shows beside the list, which follows it (j/k, answer and next).
+  const split = useSplitView();
+  const splitOpen = split && openId !== undefined;
+  useEffect(() => {
+    if (splitOpen && openId) listRef.current?.revealRow(openId);
+  }, [splitOpen, openId]);
   // Mounted from the first time they are wanted, so they can animate out when closed.
   const drawerUsed = useWantedOnce(openId !== undefined);
   const helpUsed = useWantedOnce(helpOpen);
@@ -96,7 +103,7 @@ export function QuestionsPage() {
   };
 
   return (
-    <div className={classes.page}>
+    <div className={classes.page} data-split={splitOpen || undefined}>
       <PendingTitle pending={pending.data?.questions} />
       <Title order={2} className="visually-hidden">
         Questions
@@ -151,6 +158,7 @@ export function QuestionsPage() {
               nextId={drawer.neighbourOfOpen(1)}
               onClose={drawer.close}
               onOpen={drawer.switchTo}
+              split={split}
             />
           </DrawerFlowContext>
         )}
