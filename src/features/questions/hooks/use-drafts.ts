@@ -1,10 +1,9 @@
-import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { useCallback, useMemo, useState, useSyncExternalStore } from 'react';
 import { useClock } from '@/lib/clock';
 import { useQuestionSource } from '../api/source';
 import {
   type Draft,
   draftIds,
-  markDraftSeenClosed,
   readDraft,
   removeDraft,
   subscribeToDrafts,
@@ -64,15 +63,4 @@ export function useDraft(questionId: string): DraftState {
   }, [key, questionId]);
 
   return { draft, saved, save, discard };
-}
-
-/**
- * The question is on screen in its closed state (`closed`): a draft left on it stops being marked
- * in the list. The draft itself stays, shown read-only in the question for the reviewer to copy.
- */
-export function useClosedDraftSeen(questionId: string, closed: boolean, hasDraft: boolean) {
-  const { key } = useQuestionSource();
-  useEffect(() => {
-    if (closed && hasDraft) markDraftSeenClosed(key, questionId);
-  }, [key, questionId, closed, hasDraft]);
 }

@@ -47,19 +47,23 @@ export function readDraft(sourceKey: string, id: string): Draft | null {
 }
 
 /**
- * Returns false when the browser refused to store it (quota, private mode). A changed text is news
- * again (the list marks it); the same text keeps what the reviewer has seen.
+ * Returns false when the browser refused to store it (quota, private mode). A new text drops the
+ * `seenClosed` mark: the list marks it again.
  */
-export function writeDraft(sourceKey: string, id: string, text: string, now = Date.now()): boolean {
+export function writeDraft(
+  sourceKey: string,
+  id: string,
+  text: string,
+  now = Date.now(),
+  seenClosed?: true,
+): boolean {
   const store = storage();
   if (!store) return false;
-  const seen = readDraft(sourceKey, id);
-  const draft: Draft =
-    seen?.seenClosed && seen.text === text
-      ? { text, savedAt: now, seenClosed: true }
-      : { text, savedAt: now };
   try {
-    store.setItem(keyFor(sourceKey, id), JSON.stringify(draft));
+    store.setItem(
+      keyFor(sourceKey, id),
+      JSON.stringify({ text, savedAt: now, seenClosed } satisfies Draft),
+    );
     notify();
     return true;
   } catch {
@@ -70,22 +74,6 @@ export function writeDraft(sourceKey: string, id: string, text: string, now = Da
 export function removeDraft(sourceKey: string, id: string): void {
   storage()?.removeItem(keyFor(sourceKey, id));
   notify();
-}
-
-/** Marks the draft as seen on its closed question (see Draft.seenClosed); false if there is none. */
-export function markDraftSeenClosed(sourceKey: string, id: string): boolean {
-  const draft = readDraft(sourceKey, id);
-  if (!draft || draft.seenClosed) return false;
-  try {
-    storage()?.setItem(
-      keyFor(sourceKey, id),
-      JSON.stringify({ ...draft, seenClosed: true } satisfies Draft),
-    );
-    notify();
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Questions with a saved draft; `marked` leaves out those the reviewer has seen closed. */

@@ -20,6 +20,7 @@ import { findCachedQuestion, forgetQuestion } from '../../api/cache';
 import { useQuestionQueries } from '../../api/queries';
 import type { Question } from '../../api/schemas';
 import { isTextField } from '../../hooks/use-shortcuts';
+import { useSplitView } from '../../hooks/use-split-view';
 import { truncateText } from '../../utils/text';
 import { LoadFailed } from '../shared/load-failed';
 import { QuestionDetail } from './question-detail';
@@ -138,19 +139,11 @@ export interface QuestionDrawerProps {
   nextId: string | null;
   onClose: () => void;
   onOpen: (id: string) => void;
-  /** A wide screen: the question shows beside the list, which stays usable (not a modal). */
-  split?: boolean;
 }
 
-export function QuestionDrawer({
-  id,
-  copies,
-  copy,
-  nextId,
-  onClose,
-  onOpen,
-  split = false,
-}: QuestionDrawerProps) {
+export function QuestionDrawer({ id, copies, copy, nextId, onClose, onOpen }: QuestionDrawerProps) {
+  // A wide screen: the question shows beside the list, which stays usable (not a modal).
+  const split = useSplitView();
   // Keep the last question on screen while the drawer slides out.
   const [shownId, setShownId] = useState(id);
   if (id !== null && id !== shownId) setShownId(id);

@@ -1,5 +1,4 @@
 import {
-  type CSSProperties,
   createContext,
   memo,
   type ReactElement,
@@ -103,6 +102,12 @@ function focusLink(link: HTMLElement) {
   scrollToRow(link);
 }
 
+/** Into view; focus moves along only if it was on a row (keys pressed there carry on from it). */
+function revealLink(link: HTMLElement) {
+  if (focusedRowId() !== undefined) focusLink(link);
+  else scrollToRow(link);
+}
+
 /** Focuses the row's link if it is in the page and can take focus (a hidden one cannot). */
 function tryFocus(id: string): boolean {
   const link = rowLink(document.body, id);
@@ -161,7 +166,9 @@ export const QuestionList = memo(function QuestionList({
   return (
     <div
       ref={frame}
-      style={density === 'compact' ? badgeColumn(viewStatus, showSource) : undefined}
+      className={classes.frame}
+      data-statuses={viewStatus === null || undefined}
+      data-sources={showSource || undefined}
     >
       {questions.length >= VIRTUALIZE_FROM ? (
         <VirtualList
@@ -232,16 +239,6 @@ function useRowLinkClicks(search: string, openId: string | undefined) {
   return frame;
 }
 
-/**
- * Compact rows line their countdowns and texts up: the badges before them take at least the room
- * of the usual ones (the checkbox, a status when the view has several, a source when there are
- * several). Set through the CSSOM, which the page's CSP allows.
- */
-function badgeColumn(viewStatus: QuestionStatus | null, showSource: boolean): CSSProperties {
-  const px = 18 + (viewStatus === null ? 96 : 0) + (showSource ? 76 : 0);
-  return { '--qi-compact-badges': `${px}px` } as CSSProperties;
-}
-
 type RenderRow = (question: Question, as: 'li' | 'div') => ReactElement;
 
 interface RowsProps {
@@ -263,9 +260,7 @@ function PlainList({ questions, renderRow, ref, compact }: RowsProps & { compact
       cursor: focusedRowId,
       revealRow(id) {
         const link = rowLink(listRef.current, id);
-        if (!link) return;
-        if (focusedRowId() !== undefined) focusLink(link);
-        else scrollToRow(link);
+        if (link) revealLink(link);
       },
     }),
     [],
@@ -353,15 +348,9 @@ function VirtualList({ questions, renderRow, rowHeight, ref }: RowsProps & { row
         focusedRowId() ??
         (document.activeElement === document.body ? lastFocused.current : undefined),
       revealRow(id) {
-        const index = ids.indexOf(id);
-        if (index === -1) return;
-        if (focusedRowId() !== undefined) {
-          this.focusRow(id);
-          return;
-        }
         const link = rowLink(document.body, id);
-        if (link) scrollToRow(link);
-        else virtualizer.current?.scrollToIndex(index, { align: 'nearest' });
+        if (link) revealLink(link);
+        else if (ids.includes(id)) virtualizer.current?.scrollToIndex(ids.indexOf(id));
       },
     }),
     [ids],

@@ -133,37 +133,29 @@ export const QuestionRow = memo(function QuestionRow({
           </span>
         )}
       </div>
-      {compact ? (
-        <>
-          <div className={classes.meta} id={`${domId}-meta`}>
-            {countdown ??
-              (question.createdAt !== null && <TimeAgo at={question.createdAt} prefix="asked" />)}
-          </div>
-          {link}
-        </>
-      ) : (
-        <>
-          {link}
-          <div className={classes.meta} id={`${domId}-meta`}>
-            {question.userId && (
-              <span className={classes.user} title={question.userId}>
-                {truncateText(question.userId, 80)}
-              </span>
+      {!compact && link}
+      {/* Compact: one line, the countdown (or when it was asked) before the text. */}
+      <div className={classes.meta} id={`${domId}-meta`}>
+        {!compact && question.userId && (
+          <span className={classes.user} title={question.userId}>
+            {truncateText(question.userId, 80)}
+          </span>
+        )}
+        {(!compact || !countdown) && question.createdAt !== null && (
+          <TimeAgo at={question.createdAt} prefix="asked" />
+        )}
+        {countdown}
+        {!compact && summary !== null && (
+          <Text component="span" size="sm" className={classes.answer} dir="auto">
+            {isNotApplicable(question) ? (
+              <em>Not applicable</em>
+            ) : (
+              `Answer: ${truncateText(summary, 200)}`
             )}
-            {question.createdAt !== null && <TimeAgo at={question.createdAt} prefix="asked" />}
-            {countdown}
-            {summary !== null && (
-              <Text component="span" size="sm" className={classes.answer} dir="auto">
-                {isNotApplicable(question) ? (
-                  <em>Not applicable</em>
-                ) : (
-                  `Answer: ${truncateText(summary, 200)}`
-                )}
-              </Text>
-            )}
-          </div>
-        </>
-      )}
+          </Text>
+        )}
+      </div>
+      {compact && link}
     </Element>
   );
 });

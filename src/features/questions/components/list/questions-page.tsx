@@ -21,7 +21,6 @@ import {
   useOpenCopies,
 } from '../../hooks/use-open-question';
 import { SelectionContext, useSelection } from '../../hooks/use-selection';
-import { useSplitView } from '../../hooks/use-split-view';
 import { questionIdFromPath } from '../../utils/paths';
 import { BulkBar } from './bulk-bar';
 import { InboxBody } from './inbox-body';
@@ -67,12 +66,11 @@ export function QuestionsPage() {
   const selection = useSelection(visible);
   const [helpOpen, setHelpOpen] = useState(false);
   const [density, setDensity] = useDensity();
-  // On a wide screen the open question shows beside the list, which follows it (j/k, answer and next).
-  const split = useSplitView();
-  const splitOpen = split && openId !== undefined;
+  // The list follows the open question (j/k, answer and next): beside it on a wide screen (split
+  // view), and ready for when the drawer closes on a narrow one.
   useEffect(() => {
-    if (splitOpen && openId) listRef.current?.revealRow(openId);
-  }, [splitOpen, openId]);
+    if (openId) listRef.current?.revealRow(openId);
+  }, [openId]);
   // Mounted from the first time they are wanted, so they can animate out when closed.
   const drawerUsed = useWantedOnce(openId !== undefined);
   const helpUsed = useWantedOnce(helpOpen);
@@ -103,7 +101,7 @@ export function QuestionsPage() {
   };
 
   return (
-    <div className={classes.page} data-split={splitOpen || undefined}>
+    <div className={classes.page} data-question-open={openId !== undefined || undefined}>
       <PendingTitle pending={pending.data?.questions} />
       <Title order={2} className="visually-hidden">
         Questions
@@ -158,7 +156,6 @@ export function QuestionsPage() {
               nextId={drawer.neighbourOfOpen(1)}
               onClose={drawer.close}
               onOpen={drawer.switchTo}
-              split={split}
             />
           </DrawerFlowContext>
         )}
