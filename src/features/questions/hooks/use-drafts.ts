@@ -10,13 +10,16 @@ import {
   writeDraft,
 } from '../utils/draft-store';
 
-/** Ids of questions with a saved draft, for the list's marker. */
+/**
+ * Ids of questions with a saved draft, for the list's marker: not those the reviewer has seen
+ * closed with their draft on them (see useClosedDraftSeen).
+ */
 export function useDraftIds(): Set<string> {
   const { key } = useQuestionSource();
   // The snapshot must be stable between changes, so it is a sorted string, split once.
   const snapshot = useSyncExternalStore(
     subscribeToDrafts,
-    () => [...draftIds(key)].sort().join('\n'),
+    () => [...draftIds(key, { marked: true })].sort().join('\n'),
     () => '',
   );
   return useMemo(() => new Set(snapshot ? snapshot.split('\n') : []), [snapshot]);

@@ -11,9 +11,25 @@ export interface StatusCount {
   count: number;
   /** The server returned its maximum page: there are at least this many. */
   atLeast: boolean;
+  /** With a tag, user, source or search filter on: how many of them it lets through. */
+  shown?: number;
 }
 
 export type StatusCounts = Partial<Record<StatusFilter, StatusCount>>;
+
+/** The counts with how many of each the filters show ("2 of 20"), where that is known. */
+export function withShown(
+  counts: StatusCounts,
+  shown: Partial<Record<StatusFilter, number>> | null,
+): StatusCounts {
+  if (!shown) return counts;
+  const result: StatusCounts = {};
+  for (const [status, count] of Object.entries(counts) as Array<[StatusFilter, StatusCount]>) {
+    const number = shown[status];
+    result[status] = number === undefined ? count : { ...count, shown: number };
+  }
+  return result;
+}
 
 function countsFrom(
   all: QuestionList | undefined,

@@ -1,8 +1,14 @@
 import { useEffect, useMemo, useState } from 'react';
 import { markFirstScreenShown, whenIdle } from '@/lib/idle';
 import type { Question } from '../api/schemas';
-import { applyFilters, facetValues, type InboxFilters } from '../utils/filters';
-import { useInboxData } from './use-inbox-data';
+import {
+  applyFilters,
+  facetValues,
+  hasNarrowingFilters,
+  type InboxFilters,
+  shownPerStatus,
+} from '../utils/filters';
+import { useInboxData, withShown } from './use-inbox-data';
 
 const NO_QUESTIONS: Question[] = [];
 
@@ -14,7 +20,7 @@ const NO_QUESTIONS: Question[] = [];
 export function useInboxView(filters: InboxFilters, typedQuery: string, whenIdleAfter: () => void) {
   // Set once the first rows are committed; the secondary lists wait for it.
   const [viewShown, setViewShown] = useState(false);
-  const { view, pending, all, counts } = useInboxData(filters.status, viewShown);
+  const { view, pending, all, counts: totals } = useInboxData(filters.status, viewShown);
   // A poll that changes nothing keeps the same data (structural sharing): the page re-renders for
   // its fetching state, but the memoized list and rows do not.
   const listData = view.data;
@@ -24,6 +30,16 @@ export function useInboxView(filters: InboxFilters, typedQuery: string, whenIdle
     [listData, liveFilters],
   );
   const visibleIds = useMemo(() => visible.map((q) => q.id), [visible]);
+  // With a tag, user, source or search filter on, the status filter says "2 of 20": every status
+  // once the complete list is in, else the view's own.
+  const complete = all.data && !all.data.truncated ? all.data : undefined;
+  const counts = useMemo(() => {
+    if (!hasNarrowingFilters(liveFilters)) return totals;
+    const shown = complete
+      ? shownPerStatus(complete.questions, liveFilters)
+      : { [liveFilters.status]: visible.length };
+    return withShown(totals, shown);
+  }, [totals, complete, liveFilters, visible.length]);
 
   const listShown = listData !== undefined;
   useEffect(() => {

@@ -6,6 +6,11 @@
 export interface Draft {
   text: string;
   savedAt: number;
+  /**
+   * The reviewer has seen the question closed (expired, cancelled, superseded, gone) with this
+   * draft on it: the list no longer marks it, the text stays for them to copy.
+   */
+  seenClosed?: true;
 }
 
 const PREFIX = 'questions-inbox:draft:v1:';
@@ -32,20 +37,33 @@ export function readDraft(sourceKey: string, id: string): Draft | null {
   if (!raw) return null;
   try {
     const parsed = JSON.parse(raw) as Partial<Draft>;
-    return typeof parsed.text === 'string' && typeof parsed.savedAt === 'number'
-      ? { text: parsed.text, savedAt: parsed.savedAt }
-      : null;
+    if (typeof parsed.text !== 'string' || typeof parsed.savedAt !== 'number') return null;
+    return parsed.seenClosed === true
+      ? { text: parsed.text, savedAt: parsed.savedAt, seenClosed: true }
+      : { text: parsed.text, savedAt: parsed.savedAt };
   } catch {
     return null;
   }
 }
 
-/** Returns false when the browser refused to store it (quota, private mode). */
-export function writeDraft(sourceKey: string, id: string, text: string, now = Date.now()): boolean {
+/**
+ * Returns false when the browser refused to store it (quota, private mode). A new text drops the
+ * `seenClosed` mark: the list marks it again.
+ */
+export function writeDraft(
+  sourceKey: string,
+  id: string,
+  text: string,
+  now = Date.now(),
+  seenClosed?: true,
+): boolean {
   const store = storage();
   if (!store) return false;
   try {
-    store.setItem(keyFor(sourceKey, id), JSON.stringify({ text, savedAt: now } satisfies Draft));
+    store.setItem(
+      keyFor(sourceKey, id),
+      JSON.stringify({ text, savedAt: now, seenClosed } satisfies Draft),
+    );
     notify();
     return true;
   } catch {
@@ -58,14 +76,18 @@ export function removeDraft(sourceKey: string, id: string): void {
   notify();
 }
 
-export function draftIds(sourceKey: string): Set<string> {
+/** Questions with a saved draft; `marked` leaves out those the reviewer has seen closed. */
+export function draftIds(sourceKey: string, { marked = false } = {}): Set<string> {
   const store = storage();
   const ids = new Set<string>();
   if (!store) return ids;
   const prefix = `${PREFIX}${sourceKey}\u0000`;
   for (let i = 0; i < store.length; i++) {
     const key = store.key(i);
-    if (key?.startsWith(prefix)) ids.add(key.slice(prefix.length));
+    if (!key?.startsWith(prefix)) continue;
+    const id = key.slice(prefix.length);
+    if (marked && readDraft(sourceKey, id)?.seenClosed) continue;
+    ids.add(id);
   }
   return ids;
 }

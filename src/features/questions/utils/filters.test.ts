@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { type Question, REFLEXIO_ORIGIN } from '../api/schemas';
-import { applyFilters, facetValues, filtersToParams, matchesSearch, parseFilters } from './filters';
+import {
+  applyFilters,
+  facetValues,
+  filtersToParams,
+  matchesSearch,
+  parseFilters,
+  shownPerStatus,
+} from './filters';
 
 function question(overrides: Partial<Question>): Question {
   return {
@@ -148,5 +155,53 @@ describe('search and sorting in the browser', () => {
   it('offers tag values most used first', () => {
     const tagged = [question({ tags: ['a', 'b'] }), question({ tags: ['b'] })];
     expect(facetValues(tagged, (q) => q.tags)).toEqual(['b', 'a']);
+  });
+});
+
+describe('the Resolved view and counts of what is shown', () => {
+  const answered = [
+    question({ id: 'r_old', status: 'resolved', createdAt: 5, resolvedAt: 10 }),
+    question({ id: 'r_new', status: 'resolved', createdAt: 1, resolvedAt: 50 }),
+    question({ id: 'r_mid', status: 'resolved', createdAt: 9, resolvedAt: 30, tags: ['billing'] }),
+    question({ id: 'r_none', status: 'resolved', createdAt: 20, resolvedAt: null }),
+  ];
+  const base = { q: '', tag: null, user: null, source: null } as const;
+
+  it('sorts the Resolved view by when each was resolved, latest first', () => {
+    expect(parseFilters(new URLSearchParams('status=resolved')).sort).toBe('resolved');
+    expect(filtersToParams({ ...base, status: 'resolved', sort: 'resolved' }).toString()).toBe(
+      'status=resolved',
+    );
+    expect(
+      applyFilters(answered, { ...base, status: 'resolved', sort: 'resolved' }).map((q) => q.id),
+    ).toEqual(['r_new', 'r_mid', 'r_old', 'r_none']);
+    // Newest first is still there, by when each was asked.
+    expect(
+      applyFilters(answered, { ...base, status: 'resolved', sort: 'newest' }).map((q) => q.id),
+    ).toEqual(['r_none', 'r_mid', 'r_old', 'r_new']);
+    expect(parseFilters(new URLSearchParams('status=resolved&sort=newest')).sort).toBe('newest');
+  });
+
+  it('counts per status what the tag, user, source and search filters let through', () => {
+    const mixed = [
+      ...answered,
+      question({ id: 'p_1', tags: ['billing'] }),
+      question({ id: 'p_2' }),
+      question({ id: 'x_1', status: 'expired' }),
+    ];
+    expect(shownPerStatus(mixed, { ...base, status: 'pending', sort: 'expiry' })).toBeNull();
+    expect(
+      shownPerStatus(mixed, { ...base, tag: 'billing', status: 'pending', sort: 'expiry' }),
+    ).toEqual({
+      all: 2,
+      pending: 1,
+      resolved: 1,
+      expired: 0,
+      superseded: 0,
+      cancelled: 0,
+    });
+    expect(
+      shownPerStatus(mixed, { ...base, q: 'x_1', status: 'all', sort: 'newest' }),
+    ).toMatchObject({ all: 1, expired: 1, pending: 0 });
   });
 });

@@ -2,7 +2,9 @@ import { jsonText } from '@/lib/bounded-json';
 import { type Question, type QuestionStatus, questionStatuses } from '../api/schemas';
 
 export type StatusFilter = QuestionStatus | 'all';
-export type SortOrder = 'newest' | 'expiry';
+export type SortOrder = 'newest' | 'expiry' | 'resolved';
+
+const sortOrders: SortOrder[] = ['expiry', 'newest', 'resolved'];
 
 export interface InboxFilters {
   status: StatusFilter;
@@ -18,8 +20,10 @@ export const statusFilters: StatusFilter[] = [...questionStatuses, 'all'];
 export const MAX_QUERY_LENGTH = 200;
 const MAX_VALUE_LENGTH = 200;
 
+/** Pending: soonest expiry first; Resolved: the latest resolved first; the others: newest first. */
 export function defaultSort(status: StatusFilter): SortOrder {
-  return status === 'pending' ? 'expiry' : 'newest';
+  if (status === 'pending') return 'expiry';
+  return status === 'resolved' ? 'resolved' : 'newest';
 }
 
 function cleanValue(value: string | null): string | null {
@@ -35,7 +39,9 @@ export function parseFilters(params: URLSearchParams): InboxFilters {
     ? (rawStatus as StatusFilter)
     : 'pending';
   const rawSort = params.get('sort');
-  const sort = rawSort === 'newest' || rawSort === 'expiry' ? rawSort : defaultSort(status);
+  const sort = sortOrders.includes(rawSort as SortOrder)
+    ? (rawSort as SortOrder)
+    : defaultSort(status);
   return {
     status,
     q: (params.get('q') ?? '').slice(0, MAX_QUERY_LENGTH),
@@ -108,16 +114,56 @@ function compareExpiry(a: Question, b: Question): number {
   return compareNewest(a, b);
 }
 
+/** The latest resolved first; questions never resolved after them, newest first. */
+function compareResolved(a: Question, b: Question): number {
+  const ar = a.resolvedAt ?? Number.NEGATIVE_INFINITY;
+  const br = b.resolvedAt ?? Number.NEGATIVE_INFINITY;
+  if (ar !== br) return ar > br ? -1 : 1;
+  return compareNewest(a, b);
+}
+
+const comparators: Record<SortOrder, (a: Question, b: Question) => number> = {
+  expiry: compareExpiry,
+  newest: compareNewest,
+  resolved: compareResolved,
+};
+
+/** The tag, user, source and search filters (not the status). */
+function passesNarrowing(question: Question, filters: InboxFilters): boolean {
+  return (
+    (filters.tag === null || question.tags.includes(filters.tag)) &&
+    (filters.user === null || question.userId === filters.user) &&
+    (filters.source === null || question.source.id === filters.source) &&
+    matchesSearch(question, filters.q)
+  );
+}
+
 export function applyFilters(questions: Question[], filters: InboxFilters): Question[] {
   const filtered = questions.filter(
     (question) =>
       (filters.status === 'all' || question.status === filters.status) &&
-      (filters.tag === null || question.tags.includes(filters.tag)) &&
-      (filters.user === null || question.userId === filters.user) &&
-      (filters.source === null || question.source.id === filters.source) &&
-      matchesSearch(question, filters.q),
+      passesNarrowing(question, filters),
   );
-  return filtered.sort(filters.sort === 'expiry' ? compareExpiry : compareNewest);
+  return filtered.sort(comparators[filters.sort]);
+}
+
+/**
+ * How many questions of each status pass the tag, user, source and search filters: the "2" of the
+ * status filter's "2 of 20". Null while no such filter is on.
+ */
+export function shownPerStatus(
+  questions: Question[],
+  filters: InboxFilters,
+): Partial<Record<StatusFilter, number>> | null {
+  if (!hasNarrowingFilters(filters)) return null;
+  const shown: Partial<Record<StatusFilter, number>> = { all: 0 };
+  for (const question of questions) {
+    if (!passesNarrowing(question, filters)) continue;
+    shown.all = (shown.all ?? 0) + 1;
+    shown[question.status] = (shown[question.status] ?? 0) + 1;
+  }
+  for (const status of questionStatuses) shown[status] ??= 0;
+  return shown;
 }
 
 /** Distinct values for the tag and user pickers, most used first. */

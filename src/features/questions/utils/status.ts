@@ -24,9 +24,24 @@ export function resultSummary(question: Question): string | null {
   return jsonText(question.result, { maxChars: 400 }).text;
 }
 
-/** Warning under an hour, danger under five minutes. */
-export function urgency(msLeft: number): 'danger' | 'warning' | 'calm' {
-  if (msLeft < 5 * 60_000) return 'danger';
-  if (msLeft < 60 * 60_000) return 'warning';
+/** Under this long left a question is urgent whatever its life. */
+export const URGENT_LEFT_MS = 10 * 60_000;
+/** …and under this share of its life (from asked to expiry) left. */
+export const URGENT_LIFE_SHARE = 0.1;
+/** The most urgent colour: the last minutes (also the tab title's "Expiring soon", see pending-badge). */
+export const DANGER_LEFT_MS = 5 * 60_000;
+
+/**
+ * How urgent a countdown looks. Colours are kept for what is truly urgent: under 10 minutes left,
+ * or under 10 % of its life left (`lifeMs`, asked to expiry, when known); danger under 5 minutes.
+ * A question due within the hour but asked a moment ago is calm.
+ */
+export function urgency(
+  msLeft: number,
+  lifeMs: number | null = null,
+): 'danger' | 'warning' | 'calm' {
+  if (msLeft < DANGER_LEFT_MS) return 'danger';
+  if (msLeft < URGENT_LEFT_MS) return 'warning';
+  if (lifeMs !== null && lifeMs > 0 && msLeft < lifeMs * URGENT_LIFE_SHARE) return 'warning';
   return 'calm';
 }

@@ -21,6 +21,7 @@ import { TimeAgo } from '@/components/time-ago';
 import { formatExact } from '@/lib/format-time';
 import { isActionOn } from '../../api/mutations';
 import type { Question } from '../../api/schemas';
+import { useClosedDraftSeen } from '../../hooks/use-closed-draft-seen';
 import { useDraft } from '../../hooks/use-drafts';
 import { useAnswerAndNextPreference } from '../../hooks/use-drawer-flow';
 import { useStatusNow } from '../../hooks/use-status-now';
@@ -201,6 +202,7 @@ export function QuestionDetail({ question, gone, readOnly, nextId, onOpen }: Que
   const acting = useIsMutating({ predicate: isActionOn(question.id) }) > 0;
   const hasDraft = useDraft(question.id).draft !== null;
   const policy = questionPolicy(question, useStatusNow(question), { gone, hasDraft, readOnly });
+  useClosedDraftSeen(question.id, policy.closed !== null && readOnly === null, hasDraft);
   const askHuman = isAskHuman(question);
   const lookalike = useLookalikeGroup(question);
   const answerForm = useRef<AnswerFormHandle>(null);
@@ -261,7 +263,7 @@ export function QuestionDetail({ question, gone, readOnly, nextId, onOpen }: Que
         <StatusBadge status={policy.status} size="lg" notApplicable={isNotApplicable(question)} />
         {question.status === 'pending' &&
           (question.expiresAt !== null ? (
-            <Countdown expiresAt={question.expiresAt} size="md" />
+            <Countdown expiresAt={question.expiresAt} createdAt={question.createdAt} size="md" />
           ) : (
             <Text span c="dimmed">
               No deadline
@@ -447,12 +449,17 @@ export function QuestionDetail({ question, gone, readOnly, nextId, onOpen }: Que
             <dt>ID</dt>
             <dd>
               <Group gap={6} wrap="nowrap">
-                <Text span ff="monospace" size="sm">
+                <Text span ff="monospace" size="sm" className={classes.id}>
                   {question.id}
                 </Text>
                 <CopyButton value={question.id}>
                   {({ copied, copy }) => (
-                    <Button size="compact-xs" variant="subtle" onClick={copy}>
+                    <Button
+                      size="compact-xs"
+                      variant="subtle"
+                      onClick={copy}
+                      className={classes.copy}
+                    >
                       {copied ? 'Copied' : 'Copy'}
                     </Button>
                   )}

@@ -7,9 +7,9 @@ import '@mantine/core/styles/Drawer.layer.css';
 import '@mantine/core/styles/Modal.layer.css';
 import '@mantine/core/styles/Divider.layer.css';
 import '@mantine/core/styles/Switch.layer.css';
-import { Alert, Drawer, Skeleton, Stack } from '@mantine/core';
+import { Alert, CloseButton, Drawer, Skeleton, Stack } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useId, useState } from 'react';
 import { PartBoundary } from '@/components/part-boundary';
 import { SessionEndedAlert } from '@/components/session-ended-alert';
 import { useRuntimeConfig } from '@/config/runtime-config';
@@ -19,9 +19,12 @@ import { useSession } from '@/lib/session-store';
 import { findCachedQuestion, forgetQuestion } from '../../api/cache';
 import { useQuestionQueries } from '../../api/queries';
 import type { Question } from '../../api/schemas';
+import { isTextField } from '../../hooks/use-shortcuts';
+import { useSplitView } from '../../hooks/use-split-view';
 import { truncateText } from '../../utils/text';
 import { LoadFailed } from '../shared/load-failed';
 import { QuestionDetail } from './question-detail';
+import classes from './split-pane.module.css';
 
 /**
  * Ids come from agents and the URL: anything that cannot be an id, or cannot be put in an API
@@ -139,11 +142,26 @@ export interface QuestionDrawerProps {
 }
 
 export function QuestionDrawer({ id, copies, copy, nextId, onClose, onOpen }: QuestionDrawerProps) {
+  // A wide screen: the question shows beside the list, which stays usable (not a modal).
+  const split = useSplitView();
   // Keep the last question on screen while the drawer slides out.
   const [shownId, setShownId] = useState(id);
   if (id !== null && id !== shownId) setShownId(id);
-  useCoveringLayer(id !== null);
+  useCoveringLayer(id !== null && !split);
 
+  const content = (
+    <>
+      <SessionEndedAlert />
+      {shownId !== null && (
+        // Anything in the question that fails to render is caught here at the latest, so the
+        // drawer (and its close button) stays.
+        <PartBoundary key={`${shownId}\u0000${copy}`} what="This question">
+          <QuestionPanel id={shownId} copies={copies} copy={copy} nextId={nextId} onOpen={onOpen} />
+        </PartBoundary>
+      )}
+    </>
+  );
+  if (split) return id === null ? null : <SplitPane onClose={onClose}>{content}</SplitPane>;
   return (
     <Drawer
       opened={id !== null}
@@ -155,14 +173,48 @@ export function QuestionDrawer({ id, copies, copy, nextId, onClose, onOpen }: Qu
       closeButtonProps={{ 'aria-label': 'Close question' }}
       transitionProps={{ duration: 150 }}
     >
-      <SessionEndedAlert />
-      {shownId !== null && (
-        // Anything in the question that fails to render is caught here at the latest, so the
-        // drawer (and its close button) stays.
-        <PartBoundary key={`${shownId}\u0000${copy}`} what="This question">
-          <QuestionPanel id={shownId} copies={copies} copy={copy} nextId={nextId} onOpen={onOpen} />
-        </PartBoundary>
-      )}
+      {content}
     </Drawer>
+  );
+}
+
+/**
+ * The open question beside the list (split view): a non-modal dialog. The list stays visible and
+ * usable (not dimmed, not inert); Esc closes the question unless a text field or a dialog over the
+ * page takes it first.
+ */
+function SplitPane({ onClose, children }: { onClose: () => void; children: ReactNode }) {
+  const titleId = useId();
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented || event.isComposing) return;
+      const target = event.target instanceof Element ? event.target : null;
+      if (target?.closest('[aria-modal="true"]') || isTextField(target)) return;
+      onClose();
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [onClose]);
+  return (
+    <section
+      role="dialog"
+      aria-modal="false"
+      aria-labelledby={titleId}
+      className={classes.pane}
+      data-split-pane
+      tabIndex={-1}
+    >
+      <div className={classes.header}>
+        <h2 id={titleId} className={classes.title}>
+          Question
+        </h2>
+        <CloseButton
+          aria-label="Close question"
+          onClick={onClose}
+          className="mantine-Drawer-close"
+        />
+      </div>
+      <div className={classes.body}>{children}</div>
+    </section>
   );
 }

@@ -2,6 +2,7 @@ import { Text } from '@mantine/core';
 import type { Ref } from 'react';
 import { LIST_LIMIT } from '../../api/queries';
 import type { Question, QuestionList as QuestionListData } from '../../api/schemas';
+import type { Density } from '../../hooks/use-density';
 import { hasNarrowingFilters, type InboxFilters } from '../../utils/filters';
 import { ListEmpty, ListFailed, ListFilteredOut, ListLoading } from './list-states';
 import { QuestionList, type QuestionListHandle } from './question-list';
@@ -26,6 +27,7 @@ export interface InboxBodyProps {
   /** Which of several records sharing the open id is open (1-based). */
   openCopy: number;
   search: string;
+  density: Density;
 }
 
 /**
@@ -47,6 +49,7 @@ export function InboxBody({
   openId,
   openCopy,
   search,
+  density,
 }: InboxBodyProps) {
   if (list) {
     if (list.questions.length === 0 && list.unreadable.length === 0)
@@ -73,6 +76,8 @@ export function InboxBody({
             openId={openId}
             openCopy={openCopy}
             search={search}
+            density={density}
+            viewStatus={filters.status === 'all' ? null : filters.status}
           />
         )}
         {list.truncated && (

@@ -1,8 +1,10 @@
 import { IconSearch, IconSelector, IconX } from '@tabler/icons-react';
 import { type ChangeEvent, memo, type Ref } from 'react';
+import type { Density } from '../../hooks/use-density';
 import type { StatusCounts } from '../../hooks/use-inbox-data';
 import { useSourceOptions } from '../../hooks/use-source-options';
 import { type InboxFilters, MAX_QUERY_LENGTH, type SortOrder } from '../../utils/filters';
+import { DensitySwitch } from './density-switch';
 import classes from './inbox-toolbar.module.css';
 import { RefreshIndicator, type RefreshIndicatorProps } from './refresh-indicator';
 import { StatusFilter } from './status-filter';
@@ -19,6 +21,8 @@ export interface InboxToolbarProps {
   refresh: RefreshIndicatorProps;
   /** Esc, ↓ or Enter in the search box: on to the list's first row. */
   onSearchDone?: () => void;
+  density: Density;
+  onDensityChange: (density: Density) => void;
 }
 
 /** Memoized: the page re-renders when its rows change, the toolbar only when its own data does. */
@@ -32,6 +36,8 @@ export const InboxToolbar = memo(function InboxToolbar({
   searchText,
   refresh,
   onSearchDone,
+  density,
+  onDensityChange,
 }: InboxToolbarProps) {
   const { text: query, change, clear: clearQuery } = searchText;
   const sources = useSourceOptions();
@@ -50,7 +56,10 @@ export const InboxToolbar = memo(function InboxToolbar({
             onChange={(status) => setFilters({ status })}
           />
         </div>
-        <RefreshIndicator {...refresh} />
+        <div className={classes.statusTools}>
+          <DensitySwitch value={density} onChange={onDensityChange} />
+          <RefreshIndicator {...refresh} />
+        </div>
       </div>
       <div className={classes.filters}>
         <div className={`${classes.field} ${classes.search}`}>
@@ -85,7 +94,7 @@ export const InboxToolbar = memo(function InboxToolbar({
               <IconX size={16} aria-hidden />
             </button>
           ) : (
-            <span className={`${classes.section} ${classes.right}`}>
+            <span className={`${classes.section} ${classes.right} ${classes.keyHint}`}>
               <kbd className={classes.kbd} aria-hidden>
                 /
               </kbd>
@@ -125,6 +134,7 @@ export const InboxToolbar = memo(function InboxToolbar({
           values={[
             { value: 'expiry', label: 'Expiring soonest' },
             { value: 'newest', label: 'Newest first' },
+            { value: 'resolved', label: 'Recently resolved' },
           ]}
           value={filters.sort}
           onChange={(event) => setFilters({ sort: event.currentTarget.value as SortOrder })}

@@ -11,7 +11,7 @@ import {
   useRef,
   useState,
 } from 'react';
-import { useHref, useNavigate } from 'react-router';
+import { useHref, useLocation, useNavigate } from 'react-router';
 import {
   type CustomContainerComponentProps,
   type CustomItemComponentProps,
@@ -20,7 +20,8 @@ import {
 } from 'virtua';
 import { QUESTIONS_PATH } from '@/config/routes';
 import { markOnce } from '@/lib/perf-marks';
-import type { Question } from '../../api/schemas';
+import type { Question, QuestionStatus } from '../../api/schemas';
+import type { Density } from '../../hooks/use-density';
 import { useSelectionContext } from '../../hooks/use-selection';
 import { useSourceOptions } from '../../hooks/use-source-options';
 import { questionHref, questionPath, withGroup } from '../../utils/paths';
@@ -31,11 +32,11 @@ import classes from './questions-page.module.css';
 /** From this many rows on, only the rows on screen (and a few around them) are in the page. */
 export const VIRTUALIZE_FROM = 100;
 /** Rows are about this tall; virtua measures the real heights once they are in the page. */
-const ROW_HEIGHT_ESTIMATE = 100;
+const ROW_HEIGHT_ESTIMATE = { comfortable: 100, compact: 33 } as const;
 
 /** The rows of the first render: as many as the window can show; virtua adds the rest it needs. */
-function firstRenderRows(): number {
-  return Math.max(4, Math.ceil(window.innerHeight / ROW_HEIGHT_ESTIMATE));
+function firstRenderRows(rowHeight: number): number {
+  return Math.max(4, Math.ceil(window.innerHeight / rowHeight));
 }
 
 export interface QuestionListHandle {
@@ -43,6 +44,11 @@ export interface QuestionListHandle {
   focusRow(id: string): boolean;
   /** The row focused, or about to be (scrolled to, not rendered yet): where j/k step from. */
   cursor(): string | undefined;
+  /**
+   * Brings the row into view (split view: the list follows the open question). Focus moves along
+   * only if it was on a row: keys pressed in the list keep working from the new row.
+   */
+  revealRow(id: string): void;
 }
 
 export interface QuestionListProps {
@@ -56,6 +62,9 @@ export interface QuestionListProps {
   /** Which of several records with the open id is open (1 for the first). */
   openCopy: number;
   search: string;
+  density?: Density;
+  /** The one status the view shows, if it shows one only (rows then leave their status out). */
+  viewStatus?: QuestionStatus | null;
   ref?: Ref<QuestionListHandle>;
 }
 
@@ -90,9 +99,20 @@ function focusedRowId(): string | undefined {
   return document.activeElement?.closest<HTMLElement>('[data-question-id]')?.dataset.questionId;
 }
 
+/** The whole row (its status and countdown too), below the sticky header (see question-row.module.css). */
+function scrollToRow(link: HTMLElement) {
+  (link.closest('[data-question-id]') ?? link).scrollIntoView({ block: 'nearest' });
+}
+
 function focusLink(link: HTMLElement) {
   link.focus({ preventScroll: true });
-  link.scrollIntoView({ block: 'nearest' });
+  scrollToRow(link);
+}
+
+/** Into view; focus moves along only if it was on a row (keys pressed there carry on from it). */
+function revealLink(link: HTMLElement) {
+  if (focusedRowId() !== undefined) focusLink(link);
+  else scrollToRow(link);
 }
 
 /** Focuses the row's link if it is in the page and can take focus (a hidden one cannot). */
@@ -117,12 +137,14 @@ export const QuestionList = memo(function QuestionList({
   openId,
   openCopy,
   search,
+  density = 'comfortable',
+  viewStatus = null,
   ref,
 }: QuestionListProps) {
   // For the benchmark: the rows' first render starts here and ends when the first row is in the
   // page (the same commit, unless the list renders none yet). No-ops afterwards.
   if (questions.length > 0) markOnce('qi:list-render-start');
-  const frame = useRowLinkClicks(search);
+  const frame = useRowLinkClicks(search, openId);
   useLayoutEffect(() => {
     if (frame.current?.querySelector('[data-question-id]')) markOnce('qi:list-rendered');
   });
@@ -172,15 +194,32 @@ export const QuestionList = memo(function QuestionList({
         showSource={showSource}
         selected={selection?.ids.has(question.id)}
         onToggle={selection?.toggle}
+        compact={density === 'compact'}
+        viewStatus={viewStatus}
       />
     );
   };
   return (
-    <div ref={frame}>
+    <div
+      ref={frame}
+      className={classes.frame}
+      data-statuses={viewStatus === null || undefined}
+      data-sources={showSource || undefined}
+    >
       {questions.length >= VIRTUALIZE_FROM ? (
-        <VirtualList questions={questions} renderRow={renderRow} ref={ref} />
+        <VirtualList
+          questions={questions}
+          renderRow={renderRow}
+          rowHeight={ROW_HEIGHT_ESTIMATE[density]}
+          ref={ref}
+        />
       ) : (
-        <PlainList questions={questions} renderRow={renderRow} ref={ref} />
+        <PlainList
+          questions={questions}
+          renderRow={renderRow}
+          ref={ref}
+          compact={density === 'compact'}
+        />
       )}
     </div>
   );
@@ -191,12 +230,13 @@ export const QuestionList = memo(function QuestionList({
  * clicked question's drawer in the app instead, as a router `<Link>` would, without a Link and its
  * hooks in every row. Clicks with a modifier key or another button are left to the browser.
  */
-function useRowLinkClicks(search: string) {
+function useRowLinkClicks(search: string, openId: string | undefined) {
   const frame = useRef<HTMLDivElement>(null);
   const navigate = useNavigate();
-  const latest = useRef({ navigate, search });
+  const location = useLocation();
+  const latest = useRef({ navigate, search, openId, state: location.state });
   useLayoutEffect(() => {
-    latest.current = { navigate, search };
+    latest.current = { navigate, search, openId, state: location.state };
   });
   useEffect(() => {
     const node = frame.current;
@@ -211,13 +251,25 @@ function useRowLinkClicks(search: string) {
       const id = member ? member.dataset.memberId : row?.dataset.questionId;
       if (!link || id === undefined) return;
       event.preventDefault();
-      const copy = member ? 1 : Number(row?.dataset.copy ?? 1);
+      const { openId, state, search } = latest.current;
       // A group row opens the group: its first ask's address with the group marker.
       const group = !member && row?.dataset.group !== undefined;
-      const { search } = latest.current;
+      // The open question's own row (Enter on it, in split view): on into the question.
+      if (id === openId && !group) {
+        document.querySelector<HTMLElement>('[data-split-pane] [data-drawer-home]')?.focus();
+        return;
+      }
+      const copy = member ? 1 : Number(row?.dataset.copy ?? 1);
+      // Split view: a row clicked beside an open question replaces it, as j/k do, so closing it
+      // goes back to the list, not to the question before.
+      const fromList = openId === undefined || (state as { fromList?: boolean } | null)?.fromList;
+      const next = fromList ? { fromList: true } : {};
       latest.current.navigate(
         { pathname: questionPath(id), search: group ? withGroup(search) : search },
-        { state: copy > 1 ? { fromList: true, copy } : { fromList: true } },
+        {
+          replace: openId !== undefined,
+          state: copy > 1 ? { ...next, copy } : next,
+        },
       );
     };
     node.addEventListener('click', onClick);
@@ -234,7 +286,7 @@ interface RowsProps {
   ref?: Ref<QuestionListHandle>;
 }
 
-function PlainList({ questions, renderRow, ref }: RowsProps) {
+function PlainList({ questions, renderRow, ref, compact }: RowsProps & { compact: boolean }) {
   const listRef = useRef<HTMLUListElement>(null);
   useImperativeHandle(
     ref,
@@ -245,11 +297,20 @@ function PlainList({ questions, renderRow, ref }: RowsProps) {
         return link !== null;
       },
       cursor: focusedRowId,
+      revealRow(id) {
+        const link = rowLink(listRef.current, id);
+        if (link) revealLink(link);
+      },
     }),
     [],
   );
   return (
-    <ul ref={listRef} className={`${classes.list} ${classes.plain}`} aria-label="Questions">
+    <ul
+      ref={listRef}
+      className={`${classes.list} ${classes.plain}`}
+      data-compact={compact || undefined}
+      aria-label="Questions"
+    >
       {questions.map((question) => renderRow(question, 'li'))}
     </ul>
   );
@@ -281,7 +342,7 @@ function VirtualContainer({ style, children, ref }: CustomContainerComponentProp
   );
 }
 
-function VirtualList({ questions, renderRow, ref }: RowsProps) {
+function VirtualList({ questions, renderRow, rowHeight, ref }: RowsProps & { rowHeight: number }) {
   const virtualizer = useRef<WindowVirtualizerHandle>(null);
   const ids = useMemo(() => questions.map((q) => q.id), [questions]);
 
@@ -325,6 +386,11 @@ function VirtualList({ questions, renderRow, ref }: RowsProps) {
         pendingFocus.current ??
         focusedRowId() ??
         (document.activeElement === document.body ? lastFocused.current : undefined),
+      revealRow(id) {
+        const link = rowLink(document.body, id);
+        if (link) revealLink(link);
+        else if (ids.includes(id)) virtualizer.current?.scrollToIndex(ids.indexOf(id));
+      },
     }),
     [ids],
   );
@@ -339,8 +405,8 @@ function VirtualList({ questions, renderRow, ref }: RowsProps) {
         bufferSize={400}
         // About a row's height, and a screenful of rows in the very first render: virtua cannot
         // measure the window before it is mounted, and would otherwise render the rows twice.
-        itemSize={ROW_HEIGHT_ESTIMATE}
-        ssrCount={firstRenderRows()}
+        itemSize={rowHeight}
+        ssrCount={firstRenderRows(rowHeight)}
       >
         {(question) => renderRow(question, 'div')}
       </WindowVirtualizer>

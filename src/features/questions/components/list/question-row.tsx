@@ -2,7 +2,7 @@ import { Text } from '@mantine/core';
 import { IconPencil } from '@tabler/icons-react';
 import { memo, useId } from 'react';
 import { TimeAgo } from '@/components/time-ago';
-import type { Question } from '../../api/schemas';
+import type { Question, QuestionStatus } from '../../api/schemas';
 import { useStatusNow } from '../../hooks/use-status-now';
 import { displayStatus } from '../../utils/question-policy';
 import { isAskHuman, isNotApplicable, resultSummary } from '../../utils/status';
@@ -37,6 +37,10 @@ export interface QuestionRowProps {
   onToggle?: (id: string, range: boolean) => void;
   /** The row stands for a look-alike group ("3 asks"), expandable to its members. */
   group?: RowGroup;
+  /** One line: status, source, countdown and the question text, cut short. */
+  compact?: boolean;
+  /** The view shows this status only: a row in it says its status only when it differs (expired in time). */
+  viewStatus?: QuestionStatus | null;
 }
 
 const ignoreChange = () => undefined;
@@ -53,6 +57,8 @@ export const QuestionRow = memo(function QuestionRow({
   selected = false,
   onToggle,
   group,
+  compact = false,
+  viewStatus = null,
 }: QuestionRowProps) {
   const status = displayStatus(question, useStatusNow(question));
   const closed = status !== 'pending';
@@ -63,9 +69,29 @@ export const QuestionRow = memo(function QuestionRow({
   const domId = `q-${useId()}`;
   const asks = group?.members.length ?? 0;
   const groupTicked = group ? group.selectedCount === asks : false;
+  const countdown =
+    question.status === 'pending' &&
+    (question.expiresAt !== null ? (
+      <Countdown expiresAt={question.expiresAt} createdAt={question.createdAt} />
+    ) : (
+      <span>no deadline</span>
+    ));
+  const link = (
+    <a
+      href={href}
+      className={classes.link}
+      data-row-link
+      aria-current={isOpen || undefined}
+      aria-describedby={`${domId}-top ${domId}-meta`}
+    >
+      <span className={classes.text} dir="auto">
+        {truncateText(question.questionText, 400) || <em>(no question text)</em>}
+      </span>
+    </a>
+  );
   return (
     <Element
-      className={classes.row}
+      className={compact ? `${classes.row} ${classes.compact}` : classes.row}
       data-question-id={question.id}
       data-group={group ? asks : undefined}
       data-copy={copy > 1 ? copy : undefined}
@@ -95,7 +121,9 @@ export const QuestionRow = memo(function QuestionRow({
             }
           />
         )}
-        <StatusBadge status={status} notApplicable={isNotApplicable(question)} />
+        {(status !== viewStatus || isNotApplicable(question)) && (
+          <StatusBadge status={status} notApplicable={isNotApplicable(question)} />
+        )}
         {showSource && (
           <span className={`${badge.badge} ${badge.outline}`} data-source={question.source.id}>
             {question.source.label}
@@ -118,42 +146,32 @@ export const QuestionRow = memo(function QuestionRow({
             {truncateText(question.toolName, 60)}
           </span>
         )}
-        {rowTags.map((tag, index) => (
-          <span key={tagKeys[index]} className={`${badge.badge} ${badge.light}`}>
-            {truncateText(tag, 60)}
-          </span>
-        ))}
-        {question.tags.length > ROW_TAGS && (
+        {!compact &&
+          rowTags.map((tag, index) => (
+            <span key={tagKeys[index]} className={`${badge.badge} ${badge.light}`}>
+              {truncateText(tag, 60)}
+            </span>
+          ))}
+        {!compact && question.tags.length > ROW_TAGS && (
           <span className={`${badge.badge} ${badge.outline}`} data-testid="more-tags">
             +{(question.tags.length - ROW_TAGS).toLocaleString('en')}
             <span className="visually-hidden"> more tags</span>
           </span>
         )}
       </div>
-      <a
-        href={href}
-        className={classes.link}
-        data-row-link
-        aria-describedby={`${domId}-top ${domId}-meta`}
-      >
-        <span className={classes.text} dir="auto">
-          {truncateText(question.questionText, 400) || <em>(no question text)</em>}
-        </span>
-      </a>
+      {!compact && link}
+      {/* Compact: one line, the countdown (or when it was asked) before the text. */}
       <div className={classes.meta} id={`${domId}-meta`}>
-        {question.userId && (
+        {!compact && question.userId && (
           <span className={classes.user} title={question.userId}>
             {truncateText(question.userId, 80)}
           </span>
         )}
-        {question.createdAt !== null && <TimeAgo at={question.createdAt} prefix="asked" />}
-        {question.status === 'pending' &&
-          (question.expiresAt !== null ? (
-            <Countdown expiresAt={question.expiresAt} />
-          ) : (
-            <span>no deadline</span>
-          ))}
-        {summary !== null && (
+        {(!compact || !countdown) && question.createdAt !== null && (
+          <TimeAgo at={question.createdAt} prefix="asked" />
+        )}
+        {countdown}
+        {!compact && summary !== null && (
           <Text component="span" size="sm" className={classes.answer} dir="auto">
             {isNotApplicable(question) ? (
               <em>Not applicable</em>
@@ -163,6 +181,7 @@ export const QuestionRow = memo(function QuestionRow({
           </Text>
         )}
       </div>
+      {compact && link}
       {group && <LookalikeMembers lead={question} group={group} />}
     </Element>
   );

@@ -1,8 +1,9 @@
 import { Paper, Title } from '@mantine/core';
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 import { LoadBoundary, lazyPart } from '@/components/load-boundary';
 import { isSignedOut } from '@/lib/api-client';
+import { useDensity } from '../../hooks/use-density';
 import { useDraftIds } from '../../hooks/use-drafts';
 import { DrawerFlowContext, useAnswerAndNext } from '../../hooks/use-drawer-flow';
 import { useInboxFilters, useSearchText } from '../../hooks/use-inbox-filters';
@@ -73,6 +74,12 @@ export function QuestionsPage() {
     [lookalikes, groupOpen, setSome],
   );
   const [helpOpen, setHelpOpen] = useState(false);
+  const [density, setDensity] = useDensity();
+  // The list follows the open question (j/k, answer and next): beside it on a wide screen (split
+  // view), and ready for when the drawer closes on a narrow one.
+  useEffect(() => {
+    if (openId) listRef.current?.revealRow(openId);
+  }, [openId]);
   // Mounted from the first time they are wanted, so they can animate out when closed.
   const drawerUsed = useWantedOnce(openId !== undefined);
   const helpUsed = useWantedOnce(helpOpen);
@@ -108,7 +115,7 @@ export function QuestionsPage() {
   };
 
   return (
-    <div className={classes.page}>
+    <div className={classes.page} data-question-open={openId !== undefined || undefined}>
       <PendingTitle pending={pending.data?.questions} />
       <Title order={2} className="visually-hidden">
         Questions
@@ -123,6 +130,8 @@ export function QuestionsPage() {
           if (first) listRef.current?.focusRow(first);
         }}
         {...toolbarData}
+        density={density}
+        onDensityChange={setDensity}
       />
       {refreshFailed && <RefreshFailedNote error={view.error} />}
       <SourceFailuresNote failures={view.data?.failures} />
@@ -148,6 +157,7 @@ export function QuestionsPage() {
             openId={openId}
             openCopy={open.copy}
             search={search}
+            density={density}
           />
         </SelectionContext>
       </Paper>

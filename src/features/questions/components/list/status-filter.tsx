@@ -1,18 +1,15 @@
-import { useId } from 'react';
 import type { StatusCounts } from '../../hooks/use-inbox-data';
 import { type StatusFilter as Status, statusFilters } from '../../utils/filters';
 import { filterMeta } from '../../utils/question-policy';
-import classes from './status-filter.module.css';
+import { SegmentedRadios } from './segmented-radios';
 
 function countLabel(count: StatusCounts[Status]): string {
   if (!count) return '';
-  return ` ${count.count}${count.atLeast ? '+' : ''}`;
+  const total = `${count.count}${count.atLeast ? '+' : ''}`;
+  return count.shown === undefined ? ` ${total}` : ` ${count.shown} of ${total}`;
 }
 
-/**
- * The status filter: native radio buttons drawn as a segmented control. Arrow keys move between
- * statuses as in any radio group; no measuring, no animation, nothing to load.
- */
+/** The status filter, with counts ("Pending 20", "Pending 2 of 20" under a tag or search filter). */
 export function StatusFilter({
   value,
   counts,
@@ -22,24 +19,15 @@ export function StatusFilter({
   counts: StatusCounts;
   onChange: (status: Status) => void;
 }) {
-  const name = useId();
   return (
-    <div role="radiogroup" aria-label="Status" className={classes.group}>
-      {statusFilters.map((status) => (
-        <label key={status} className={classes.segment} data-active={status === value || undefined}>
-          <input
-            type="radio"
-            name={name}
-            value={status}
-            checked={status === value}
-            onChange={() => onChange(status)}
-            // Hidden but focusable: the label is what you see and click.
-            className="visually-hidden"
-          />
-          {filterMeta(status).label}
-          {countLabel(counts[status])}
-        </label>
-      ))}
-    </div>
+    <SegmentedRadios
+      label="Status"
+      choices={statusFilters.map((status) => ({
+        value: status,
+        label: filterMeta(status).label + countLabel(counts[status]),
+      }))}
+      value={value}
+      onChange={onChange}
+    />
   );
 }

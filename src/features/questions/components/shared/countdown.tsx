@@ -8,11 +8,16 @@ const sizes = { xs: classes.xs, sm: classes.sm, md: classes.md };
 
 type Level = 'calm' | 'warning' | 'danger' | 'expired';
 
-function read(expiresAt: number, now: number): { text: string; level: Level } {
+function read(
+  expiresAt: number,
+  createdAt: number | null,
+  now: number,
+): { text: string; level: Level } {
   const left = expiresAt - now;
+  const life = createdAt === null ? null : expiresAt - createdAt;
   return left <= 0
     ? { text: 'expired', level: 'expired' }
-    : { text: `expires in ${formatDuration(left)}`, level: urgency(left) };
+    : { text: `expires in ${formatDuration(left)}`, level: urgency(left, life) };
 }
 
 /**
@@ -22,9 +27,12 @@ function read(expiresAt: number, now: number): { text: string; level: Level } {
  */
 export function Countdown({
   expiresAt,
+  createdAt = null,
   size = 'sm',
 }: {
   expiresAt: number;
+  /** When it was asked: a question near the end of a long life is urgent sooner (see urgency). */
+  createdAt?: number | null;
   size?: 'xs' | 'sm' | 'md';
 }) {
   const clock = useClock();
@@ -36,13 +44,13 @@ export function Countdown({
     const text = document.createTextNode('');
     span.replaceChildren(text);
     const update = () => {
-      const next = read(expiresAt, clock.now());
+      const next = read(expiresAt, createdAt, clock.now());
       if (text.data !== next.text) text.data = next.text;
       if (span.dataset.urgency !== next.level) span.dataset.urgency = next.level;
     };
     update();
     return clock.subscribe(update);
-  }, [clock, expiresAt]);
+  }, [clock, expiresAt, createdAt]);
   // Rendered without children: the text node belongs to the effect, never to React.
   return <span ref={ref} className={`${classes.countdown} ${sizes[size]}`} title={title} />;
 }
