@@ -3,13 +3,14 @@ import { useNavigate } from 'react-router';
 import { useRuntimeConfig } from '@/config/runtime-config';
 import { useClock, useNow } from '@/lib/clock';
 import { desktopNotifications, useDesktopNotificationState } from '@/lib/desktop-notifications';
-import { setFaviconBadge } from '@/lib/favicon-badge';
 import { useSession } from '@/lib/session-store';
 import type { Question } from '../api/schemas';
 import type { AlertMemory } from '../utils/desktop-alerts';
 import { questionPath } from '../utils/paths';
 import { pendingBadge } from '../utils/pending-badge';
 import { useLeading, useSharedPoller } from './use-shared-poller';
+
+const favicon = () => import('@/lib/favicon-badge');
 
 /** A question crosses the 5-minute line between polls too: looked at this often while told. */
 const URGENT_CHECK_MS = 15_000;
@@ -20,8 +21,11 @@ export function usePendingBadge(pending: Question[] | undefined) {
   useEffect(() => {
     document.title = title;
   }, [title]);
-  useEffect(() => setFaviconBadge(count, urgent), [count, urgent]);
-  useEffect(() => () => setFaviconBadge(0, false), []);
+  // The icon's drawing loads after the first screen: the title says the count at once.
+  useEffect(() => {
+    void favicon().then((module) => module.setFaviconBadge(count, urgent));
+  }, [count, urgent]);
+  useEffect(() => () => void favicon().then((module) => module.setFaviconBadge(0, false)), []);
 }
 
 const away = () => document.visibilityState === 'hidden' || !document.hasFocus();

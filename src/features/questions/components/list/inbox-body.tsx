@@ -1,12 +1,17 @@
 import { Text } from '@mantine/core';
 import type { Ref } from 'react';
+import { LoadBoundary, lazyPart } from '@/components/load-boundary';
 import { LIST_LIMIT } from '../../api/queries';
 import type { Question, QuestionList as QuestionListData } from '../../api/schemas';
 import type { Density } from '../../hooks/use-density';
 import { hasNarrowingFilters, type InboxFilters } from '../../utils/filters';
 import { ListEmpty, ListFailed, ListFilteredOut, ListLoading } from './list-states';
 import { QuestionList, type QuestionListHandle } from './question-list';
-import { UnreadableRecords } from './unreadable-records';
+
+// Only a server sending records the portal cannot read shows this: its code loads then.
+const UnreadableRecords = lazyPart(() =>
+  import('./unreadable-records').then((module) => module.UnreadableRecords),
+);
 
 export interface InboxBodyProps {
   /** The view's list as loaded (undefined until it is). */
@@ -63,7 +68,11 @@ export function InboxBody({
     }
     return (
       <>
-        <UnreadableRecords records={list.unreadable} />
+        {list.unreadable.length > 0 && (
+          <LoadBoundary what="The list of unreadable records" parts={[UnreadableRecords]}>
+            <UnreadableRecords records={list.unreadable} />
+          </LoadBoundary>
+        )}
         {visible.length === 0 ? (
           <ListFilteredOut onClear={onClearFilters} />
         ) : (
