@@ -1,5 +1,5 @@
 import { Text } from '@mantine/core';
-import type { Ref } from 'react';
+import { type Ref, Suspense } from 'react';
 import { LoadBoundary, lazyPart } from '@/components/load-boundary';
 import { LIST_LIMIT } from '../../api/queries';
 import type { Question, QuestionList as QuestionListData } from '../../api/schemas';
@@ -7,6 +7,7 @@ import type { Density } from '../../hooks/use-density';
 import { hasNarrowingFilters, type InboxFilters } from '../../utils/filters';
 import { ListEmpty, ListFailed, ListFilteredOut, ListLoading } from './list-states';
 import { QuestionList, type QuestionListHandle } from './question-list';
+import { unreadableTitle } from './unreadable-title';
 
 // Only a server sending records the portal cannot read shows this: its code loads then.
 const UnreadableRecords = lazyPart(() =>
@@ -70,7 +71,16 @@ export function InboxBody({
       <>
         {list.unreadable.length > 0 && (
           <LoadBoundary what="The list of unreadable records" parts={[UnreadableRecords]}>
-            <UnreadableRecords records={list.unreadable} />
+            {/* Said at once; which records and why follow with the part's code. */}
+            <Suspense
+              fallback={
+                <Text size="sm" m="sm" role="note" data-testid="unreadable-records">
+                  {unreadableTitle(list.unreadable.length)}
+                </Text>
+              }
+            >
+              <UnreadableRecords records={list.unreadable} />
+            </Suspense>
           </LoadBoundary>
         )}
         {visible.length === 0 ? (

@@ -2,6 +2,7 @@ import { Alert, List, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import type { UnreadableRecord } from '../../api/schemas';
 import { truncateText } from '../../utils/text';
+import { unreadableTitle } from './unreadable-title';
 
 /** Records the server sent that failed the schema: flagged, so nothing disappears unseen. */
 export function UnreadableRecords({ records }: { records: UnreadableRecord[] }) {
@@ -11,7 +12,7 @@ export function UnreadableRecords({ records }: { records: UnreadableRecord[] }) 
       color="orange"
       variant="light"
       icon={<IconAlertTriangle aria-hidden />}
-      title={`${records.length} question${records.length === 1 ? '' : 's'} could not be read`}
+      title={unreadableTitle(records.length)}
       m="sm"
       role="note"
       data-testid="unreadable-records"
