@@ -13,33 +13,33 @@ test('counts say "2 of 20" under a filter; Resolved is sorted by when each was r
   mock,
 }) => {
   await page.goto('questions');
-  await expect(statusFilter(page).getByRole('radio', { name: /^All 43$/ })).toBeVisible();
-  await expect(statusFilter(page).getByRole('radio', { name: 'Pending 20' })).toBeChecked();
+  await expect(statusFilter(page).getByRole('radio', { name: /^All 45$/ })).toBeVisible();
+  await expect(statusFilter(page).getByRole('radio', { name: 'Pending 21' })).toBeChecked();
 
   // A tag filter: the counts say how many of each status it shows.
   await page.getByRole('combobox', { name: 'Tag' }).selectOption('billing');
-  const pending = statusFilter(page).getByRole('radio', { name: /^Pending \d+ of 20$/ });
+  const pending = statusFilter(page).getByRole('radio', { name: /^Pending \d+ of 21$/ });
   await expect(pending).toBeChecked();
   const shown = Number(
     (await pending.evaluate((input) => input.parentElement?.textContent))?.match(/(\d+) of/)?.[1],
   );
   expect(shown).toBeGreaterThan(0);
-  expect(shown).toBeLessThan(20);
+  expect(shown).toBeLessThan(21);
   await expect(page.locator('[data-question-id]')).toHaveCount(shown);
-  await expect(statusFilter(page).getByRole('radio', { name: /^All \d+ of 43$/ })).toBeVisible();
+  await expect(statusFilter(page).getByRole('radio', { name: /^All \d+ of 45$/ })).toBeVisible();
   // Search too, as it is typed.
   await page.getByRole('searchbox', { name: 'Search' }).fill(demoIds.pendingYesNo);
-  await expect(statusFilter(page).getByRole('radio', { name: 'Pending 1 of 20' })).toBeChecked();
-  await expect(statusFilter(page).getByRole('radio', { name: 'Resolved 0 of 13' })).toBeVisible();
+  await expect(statusFilter(page).getByRole('radio', { name: 'Pending 1 of 21' })).toBeChecked();
+  await expect(statusFilter(page).getByRole('radio', { name: 'Resolved 0 of 14' })).toBeVisible();
   await page.getByRole('button', { name: 'Clear search' }).click();
   await page.getByRole('combobox', { name: 'Tag' }).selectOption('');
-  await expect(statusFilter(page).getByRole('radio', { name: 'Pending 20' })).toBeChecked();
+  await expect(statusFilter(page).getByRole('radio', { name: 'Pending 21' })).toBeChecked();
 
   // Resolved: the latest resolved first. Another reviewer answers a question asked 4 hours ago:
   // it is resolved last, so it comes first, before questions asked after it.
   await mock.asOtherReviewer(demoIds.pendingYesNo, 'resolve', { answer: 'Yes' });
   await page.getByRole('button', { name: 'Refresh now' }).click();
-  await expect(statusFilter(page).getByRole('radio', { name: 'Resolved 14' })).toBeVisible();
+  await expect(statusFilter(page).getByRole('radio', { name: 'Resolved 15' })).toBeVisible();
   await statusFilter(page)
     .getByText(/^Resolved/)
     .click();
@@ -50,7 +50,7 @@ test('counts say "2 of 20" under a filter; Resolved is sorted by when each was r
       .filter((call) => call.status === 'resolved')
       .map((call) => [call.id, Date.parse(String(call.resolved_at))]),
   );
-  await expect.poll(async () => (await rowIds(page)).length).toBe(14);
+  await expect.poll(async () => (await rowIds(page)).length).toBe(15);
   const shownOrder = await rowIds(page);
   const byResolution = [...shownOrder].sort(
     (a, b) => (resolvedAt.get(b as string) ?? 0) - (resolvedAt.get(a as string) ?? 0),
