@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   checkAnswer,
   checkJsonResult,
+  jsonResultTemplate,
   MAX_ANSWER_LENGTH,
   parseValidFor,
   quickAnswers,
@@ -51,5 +52,33 @@ describe('checks before sending', () => {
     for (const bad of ['0', '-5', '1.5', '1e3', 'abc', '99999999999999999999']) {
       expect(parseValidFor(bad).ok).toBe(false);
     }
+  });
+});
+
+describe('JSON results: template and errors in plain words', () => {
+  it('starts from a JSON answer format, else the arguments, else an empty object', () => {
+    expect(jsonResultTemplate('{"approved": false, "reason": ""}', { a: 1 })).toBe(
+      '{\n  "approved": false,\n  "reason": ""\n}',
+    );
+    expect(jsonResultTemplate('yes or no', { service: 'api' })).toBe('{\n  "service": "api"\n}');
+    expect(jsonResultTemplate(null, null)).toBe('{\n  \n}');
+    expect(jsonResultTemplate(null, { blob: 'x'.repeat(5_000) })).toBe('{\n  \n}');
+  });
+
+  it('names the line and column of a mistake', () => {
+    const check = (text: string) => {
+      const result = checkJsonResult(text);
+      return result.ok ? 'ok' : result.message;
+    };
+    expect(check('{\n  "a": 1\n  "b": 2\n}')).toMatch(
+      /^This is not valid JSON: line 3, column 3: a comma or a closing bracket is missing\.$/,
+    );
+    expect(check('{\n  a: 1\n}')).toMatch(
+      /^This is not valid JSON: line 2, column 3: a property name/,
+    );
+    expect(check('{"a": [1, 2}')).toMatch(/^This is not valid JSON: line 1, column \d+: /);
+    expect(check('{"a": "open')).toMatch(
+      /^This is not valid JSON: line 1, column \d+: it ends too early/,
+    );
   });
 });

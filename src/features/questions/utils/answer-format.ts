@@ -65,7 +65,7 @@ export function checkJsonResult(raw: string): JsonResultCheck {
   try {
     value = JSON.parse(raw);
   } catch (error) {
-    return { ok: false, message: `This is not valid JSON: ${(error as Error).message}` };
+    return { ok: false, message: describeJsonError(raw, error) };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return {
@@ -74,4 +74,86 @@ export function checkJsonResult(raw: string): JsonResultCheck {
     };
   }
   return { ok: true, result: value as Record<string, unknown> };
+}
+
+/** Where a JSON text goes wrong, as a person counts: line and column, from 1. */
+function lineAndColumn(text: string, position: number): { line: number; column: number } {
+  const before = text.slice(0, Math.max(0, Math.min(position, text.length)));
+  const lines = before.split('\n');
+  return { line: lines.length, column: (lines.at(-1)?.length ?? 0) + 1 };
+}
+
+// What the browser's JSON parser says, in plain words (engines word it differently; the ones
+// not known here are passed on as they are, without their "at position N").
+const JSON_REASONS: [RegExp, string][] = [
+  [
+    /end of (json )?input|unterminated/i,
+    'it ends too early: a bracket, brace or quote is not closed',
+  ],
+  [/property name/i, 'a property name must be in double quotes, like "approved"'],
+  [
+    /',' or '\}'|',' or ']'|after (property|array element)/i,
+    'a comma or a closing bracket is missing',
+  ],
+  [
+    /bad control character|control character/i,
+    'a line break or tab inside a string (write \\n instead)',
+  ],
+  [/unexpected non-whitespace|after json/i, 'there is more after the end of the object'],
+  [/unexpected token '?(.)'?|unexpected character/i, 'this character is not allowed here'],
+];
+
+/**
+ * "This is not valid JSON: line 3, column 5: a comma or a closing bracket is missing." From a
+ * JSON.parse error: its position (V8, Firefox and Safari all give one, in their own words).
+ */
+export function describeJsonError(text: string, error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const at = /position (\d+)/.exec(message);
+  const lineCol = /line (\d+) column (\d+)/i.exec(message);
+  const where = lineCol
+    ? { line: Number(lineCol[1]), column: Number(lineCol[2]) }
+    : lineAndColumn(text, at ? Number(at[1]) : text.length);
+  const known = JSON_REASONS.find(([pattern]) => pattern.test(message));
+  const reason = known
+    ? known[1]
+    : message.replace(/\s*(in JSON )?at position \d+.*$/i, '').replace(/^JSON\.parse: /, '');
+  return `This is not valid JSON: line ${where.line}, column ${where.column}: ${reason}.`;
+}
+
+/** Templates longer than this start from an empty object instead: the box must stay usable. */
+const TEMPLATE_MAX = 4_000;
+
+/**
+ * Where another tool's result starts: the answer format when it is a JSON object itself, else the
+ * call's arguments (what the agent proposed, to confirm or change), else an empty object.
+ */
+export function jsonResultTemplate(
+  answerFormat: string | null,
+  args: Record<string, unknown> | null,
+): string {
+  const pretty = (value: unknown) => {
+    try {
+      const text = JSON.stringify(value, null, 2);
+      return text && text.length <= TEMPLATE_MAX ? text : null;
+    } catch {
+      return null;
+    }
+  };
+  if (answerFormat) {
+    try {
+      const format: unknown = JSON.parse(answerFormat);
+      if (typeof format === 'object' && format !== null && !Array.isArray(format)) {
+        const text = pretty(format);
+        if (text) return text;
+      }
+    } catch {
+      // A format in words: the arguments are the better start.
+    }
+  }
+  if (args && Object.keys(args).length > 0) {
+    const text = pretty(args);
+    if (text) return text;
+  }
+  return '{\n  \n}';
 }

@@ -1,4 +1,14 @@
-import { Anchor, Button, CopyButton, Group, Text, Textarea, TextInput } from '@mantine/core';
+import {
+  Anchor,
+  Button,
+  CopyButton,
+  Group,
+  Modal,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import {
   type CSSProperties,
@@ -23,6 +33,7 @@ import { isTextField, useKeys } from '../../hooks/use-shortcuts';
 import {
   checkAnswer,
   checkJsonResult,
+  jsonResultTemplate,
   MAX_ANSWER_LENGTH,
   parseValidFor,
   quickAnswers,
@@ -92,6 +103,7 @@ function answerField(box: HTMLElement | null, fields: HTMLElement | null): HTMLE
 
 function initialText(question: Question, mode: AnswerMode): string {
   if (mode === 'edit') return isNotApplicable(question) ? '' : (answerText(question) ?? '');
+  if (mode === 'json') return jsonResultTemplate(question.answerFormat, question.args);
   return '';
 }
 
@@ -120,6 +132,11 @@ export function AnswerForm({
   const [fieldError, setFieldError] = useState<string | null>(null);
   const [validForError, setValidForError] = useState<string | null>(null);
   const [serverError, setServerError] = useState<unknown>(null);
+  const [confirming, setConfirming] = useState<{
+    result: Record<string, unknown>;
+    validForSeconds: number | undefined;
+    draftText: string;
+  } | null>(null);
   const resolve = useResolveQuestion();
   const update = useUpdateAnswer();
   const mutation = mode === 'edit' ? update : resolve;
@@ -261,10 +278,8 @@ export function AnswerForm({
       const check = checkJsonResult(text);
       setFieldError(check.ok ? null : check.message);
       if (!check.ok || !validity.ok) return;
-      resolve.mutate(
-        { id: question.id, result: check.result, validForSeconds, draftText: text },
-        callbacks,
-      );
+      // Like Cancel: the result ends the call for good, so it is confirmed first.
+      setConfirming({ result: check.result, validForSeconds, draftText: text });
       return;
     }
     const check = checkAnswer(text);
@@ -309,10 +324,17 @@ export function AnswerForm({
     }
   };
 
+  const sendResult = () => {
+    if (!confirming) return;
+    const { result, validForSeconds, draftText } = confirming;
+    setConfirming(null);
+    resolve.mutate({ id: question.id, result, validForSeconds, draftText }, callbacks);
+  };
+
   const label = mode === 'json' ? 'Result (JSON)' : 'Answer';
   const description =
     mode === 'json'
-      ? `The ${question.toolName} tool waits for a JSON object as its result.`
+      ? `The ${question.toolName} tool waits for a JSON object as its result. Once sent, it cannot be changed.`
       : question.answerFormat
         ? `Expected format: ${question.answerFormat}`
         : undefined;
@@ -460,6 +482,28 @@ export function AnswerForm({
             maw={360}
           />
         </div>
+      )}
+      {mode === 'json' && (
+        <Modal
+          opened={confirming !== null}
+          onClose={() => setConfirming(null)}
+          title="Send this result?"
+          centered
+          zIndex={400}
+        >
+          <Stack gap="md">
+            <Text size="sm">
+              The {question.toolName} tool receives this result and its call is closed. A result
+              cannot be changed once it is sent.
+            </Text>
+            <Group justify="flex-end" gap="xs">
+              <Button variant="default" onClick={() => setConfirming(null)} data-autofocus>
+                Keep editing
+              </Button>
+              <Button onClick={sendResult}>Send result</Button>
+            </Group>
+          </Stack>
+        </Modal>
       )}
       {serverError !== null && (
         <ActionError error={serverError} onRetry={closed ? undefined : () => submit()} />

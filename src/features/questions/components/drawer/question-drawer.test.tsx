@@ -270,12 +270,32 @@ describe('the other actions', () => {
       within(dialog).queryByRole('button', { name: 'Not applicable' }),
     ).not.toBeInTheDocument();
     const box = within(dialog).getByRole('textbox', { name: 'Result (JSON)' });
+    // It starts from the call's arguments, and says before sending that it is final.
+    expect((box as HTMLTextAreaElement).value).toContain('"service": "billing-api"');
+    expect(within(dialog).getByText(/Once sent, it cannot be changed/)).toBeInTheDocument();
+    await user.clear(box);
     await user.type(box, '[[1, 2]');
     await user.click(within(dialog).getByRole('button', { name: 'Resolve' }));
     expect(within(dialog).getByText(/must be a JSON object/)).toBeInTheDocument();
     await user.clear(box);
+    await user.type(box, '{{\n"approved": true\n"note": "ok"}');
+    await user.click(within(dialog).getByRole('button', { name: 'Resolve' }));
+    expect(
+      within(dialog).getByText(/^This is not valid JSON: line 3, column 1: a comma or a closing/),
+    ).toBeInTheDocument();
+    await user.clear(box);
     await user.type(box, '{{"approved": true, "note": "ok"}');
     await user.click(within(dialog).getByRole('button', { name: 'Resolve' }));
+    // Confirmed first, like Cancel; "Keep editing" sends nothing.
+    const confirm = await screen.findByRole('dialog', { name: 'Send this result?' });
+    await user.click(within(confirm).getByRole('button', { name: 'Keep editing' }));
+    expect((await mockCall(demoIds.nonAskHumanPending)).status).toBe('pending');
+    await user.click(within(dialog).getByRole('button', { name: 'Resolve' }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Send this result?' })).getByRole('button', {
+        name: 'Send result',
+      }),
+    );
     expect(await screen.findByText('Result sent')).toBeInTheDocument();
     expect((await mockCall(demoIds.nonAskHumanPending)).result).toStrictEqual({
       approved: true,
