@@ -70,6 +70,10 @@ for (const [label, shift, word] of [
     await listed.getByRole('link').click();
     const question = drawer(page);
     await expect(question.getByText(/expires in (9m|10m)/)).toBeVisible();
+    // Stay on it after the answer (answer and next would move on to the next question).
+    await question
+      .getByRole('switch', { name: 'Go to the next question after each answer' })
+      .uncheck();
     await question.getByRole('button', { name: 'Yes' }).click();
     await question.getByRole('button', answerButton).click();
     await expect(question.getByTestId('current-answer')).toHaveText('Yes', { timeout: 15_000 });
