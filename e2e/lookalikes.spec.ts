@@ -252,3 +252,35 @@ for (const scheme of ['light', 'dark'] as const) {
     await snapshot(page, `lookalikes-drawer-${scheme}`);
   });
 }
+
+test('answer and next, and j, step onto a group and open all of its asks', async ({
+  page,
+  mock,
+}) => {
+  test.slow();
+  await mock.reset('empty');
+  // Soonest expiry first: the single question, then the group.
+  const { id: single } = await mock.ask({
+    question: 'Rotate the API key?',
+    expires_in_seconds: 24 * 3600,
+  });
+  const ids = await askAgain(mock, 3, { expires_in_seconds: 48 * 3600 });
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.goto(`questions/${single}`);
+  const panel = drawer(page);
+  await expect(panel.getByTestId('question-text')).toHaveText('Rotate the API key?');
+  await expect(groupRow(page)).toHaveCount(1);
+  // `j` from the single question opens the next row: the whole group.
+  await page.keyboard.press('j');
+  await expect(page).toHaveURL(new RegExp(`/questions/${ids[0]}\\?asks=all$`));
+  await expect(panel.getByRole('list', { name: '3 asks' }).getByRole('listitem')).toHaveCount(3);
+  await page.keyboard.press('k');
+  await expect(page).toHaveURL(new RegExp(`/questions/${single}$`));
+
+  // Answering the single question moves on to the group, whole.
+  await panel.getByRole('textbox', { name: 'Answer' }).fill('Yes, today');
+  await page.keyboard.press('Control+Enter');
+  await expect(page).toHaveURL(new RegExp(`/questions/${ids[0]}\\?asks=all$`));
+  await expect(panel.getByRole('list', { name: '3 asks' }).getByRole('listitem')).toHaveCount(3);
+  await expect(panel.getByRole('textbox', { name: 'Answer' })).toBeFocused();
+});

@@ -3,7 +3,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { QUESTIONS_PATH } from '@/config/routes';
 import type { Question } from '../api/schemas';
 import type { QuestionListHandle } from '../components/list/question-list';
-import { questionPath } from '../utils/paths';
+import { questionPath, withGroup } from '../utils/paths';
 
 /** Where the open question was in the list, for when it leaves it (answered). */
 type Place = RefObject<{ id: string; index: number } | null>;
@@ -43,6 +43,8 @@ export function useDrawerNavigation(
   visibleIds: string[],
   lastOpen: Place,
   search: string,
+  /** Look-alike groups by their first ask's id: stepping to one opens the whole group. */
+  groups: ReadonlyMap<string, unknown>,
 ) {
   const navigate = useNavigate();
   const location = useLocation();
@@ -53,9 +55,12 @@ export function useDrawerNavigation(
     else navigate({ pathname: QUESTIONS_PATH, search }, { replace: true });
   }, [location.state, navigate, search]);
 
-  /** From one open question to another: same view, same history entry. */
+  /** From one open question (or group) to the next row's: same view, same history entry. */
   const switchTo = (id: string) =>
-    navigate({ pathname: questionPath(id), search }, { replace: true, state: location.state });
+    navigate(
+      { pathname: questionPath(id), search: groups.has(id) ? withGroup(search) : search },
+      { replace: true, state: location.state },
+    );
 
   /** The question before or after the open one; if it just left the view (answered), its old place. */
   const neighbourOfOpen = (delta: 1 | -1): string | null => {

@@ -65,7 +65,7 @@ export function QuestionsPage() {
   const listRef = useRef<QuestionListHandle>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   const lastOpen = useDrawerReturnFocus(openId, visibleIds, listRef);
-  const drawer = useDrawerNavigation(openId, visibleIds, lastOpen, search);
+  const drawer = useDrawerNavigation(openId, visibleIds, lastOpen, search, lookalikes.groups);
   const flow = useAnswerAndNext(openId, visibleIds, lastOpen, drawer.switchTo);
   const selection = useSelection(visible);
   const { setSome } = selection.context;
