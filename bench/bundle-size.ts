@@ -105,12 +105,16 @@ export interface Budget {
   unit: string;
   max?: number;
   maxRatioToFloor?: number;
+  /** What `maxRatioToFloor` compares with, in the output (default "floor"). */
+  floorName?: string;
   ifFloorIsZero?: { max: number; unit: string };
 }
 
 export const budgets: Budget[] = budgetsFile.budgets;
 /** The 10,000-question scenario's own budgets (bench/scale.ts). */
 export const scaleBudgets: Budget[] = budgetsFile.scaleBudgets;
+/** The triage figure's (bench/triage.ts): the portal now against the portal before issue 14. */
+export const triageBudgets: Budget[] = budgetsFile.triageBudgets;
 
 export function budgetMax(id: string): number {
   const budget = budgets.find((entry) => entry.id === id);

@@ -1,7 +1,7 @@
 // Medians, budgets and the printed table.
 import { type Budget, budgets } from './bundle-size';
 
-export type Unit = 'bytes' | 'ms' | '%' | 'requests/min';
+export type Unit = 'bytes' | 'ms' | 's' | '%' | 'requests/min' | 'keys';
 
 export interface Stat {
   median: number;
@@ -58,6 +58,10 @@ function scaleFor(value: number, unit: Unit): Scale {
       return { divisor: 1, decimals: Math.abs(value) < 100 ? 1 : 0, suffix: ' ms' };
     case '%':
       return { divisor: 1, decimals: 1, suffix: ' %' };
+    case 's':
+      return { divisor: 1, decimals: 1, suffix: ' s' };
+    case 'keys':
+      return { divisor: 1, decimals: 0, suffix: ' keys' };
     default:
       return { divisor: 1, decimals: 1, suffix: '/min' };
   }
@@ -94,6 +98,7 @@ export interface Verdict {
 export function judge(budget: Budget, figure: Figure | undefined): Verdict {
   const unit = budget.unit as Unit;
   const base = { id: budget.id, label: budget.label };
+  const floorName = budget.floorName ?? 'floor';
   const portal = figure?.portal;
   if (!figure || !portal) {
     return {
@@ -101,7 +106,7 @@ export function judge(budget: Budget, figure: Figure | undefined): Verdict {
       limit:
         budget.max !== undefined
           ? `≤ ${format(budget.max, unit)}`
-          : `≤ ${budget.maxRatioToFloor} × floor`,
+          : `≤ ${budget.maxRatioToFloor} × ${floorName}`,
       value: '–',
       status: figure?.skipped ? 'SKIP' : 'FAIL',
       note: figure?.note ?? 'not measured',
@@ -121,10 +126,10 @@ export function judge(budget: Budget, figure: Figure | undefined): Verdict {
   if (!floor) {
     return {
       ...base,
-      limit: `≤ ${factor} × floor`,
+      limit: `≤ ${factor} × ${floorName}`,
       value,
       status: 'FAIL',
-      note: 'no floor figure to compare with',
+      note: `no ${floorName} figure to compare with`,
     };
   }
   if (floor.median === 0) {
@@ -149,7 +154,7 @@ export function judge(budget: Budget, figure: Figure | undefined): Verdict {
   const limit = factor * floor.median;
   return {
     ...base,
-    limit: `≤ ${factor} × floor = ${format(limit, unit)}`,
+    limit: `≤ ${factor} × ${floorName} = ${format(limit, unit)}`,
     value: `${value} (${(portal.median / floor.median).toFixed(2)} ×)`,
     status: portal.median <= limit ? 'PASS' : 'FAIL',
   };

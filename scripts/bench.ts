@@ -6,6 +6,7 @@
 //   npm run bench -- --runs 3 --soak-minutes 0     quicker, no soak
 //   npm run bench -- --strict                      exit 1 when a budget fails
 //   npm run bench -- --tabs-only                   only requests and KB per minute, 1 tab and 3 tabs
+//   npm run bench -- --triage-only                 only the triage figure (keyboard-only reviewer)
 //
 // Builds the portal into dist/, serves a copy of it (bench/results/dist/) with the mock backend
 // and bench/floor/ on one port, and writes everything it measured to bench/results/latest.json.
@@ -35,6 +36,7 @@ import { measureScale, SCALE_COUNTS, type ScaleResult } from '../bench/scale.ts'
 import { PENDING_COUNT, seedBenchTenant } from '../bench/seed.ts';
 import { FLOOR_PATH, startBenchServer } from '../bench/server.ts';
 import { describeTabs, judgeTabs, measureTabs, type TabsResult } from '../bench/tabs.ts';
+import { describeTriage, measureTriageFigure, type TriageResult } from '../bench/triage.ts';
 import { describeWire, measureWire } from '../bench/wire.ts';
 import { findNginx } from '../e2e/proxy/harness.ts';
 import { findChromium } from './find-chromium.ts';
@@ -66,6 +68,8 @@ const { values: args } = parseArgs({
     'tabs-only': { type: 'boolean', default: false },
     'scale-runs': { type: 'string', default: '3' },
     'scale-only': { type: 'boolean', default: false },
+    'triage-runs': { type: 'string', default: '1' },
+    'triage-only': { type: 'boolean', default: false },
     port: { type: 'string', default: process.env.BENCH_PORT ?? '5195' },
     strict: { type: 'boolean', default: false },
     'skip-build': { type: 'boolean', default: false },
@@ -88,6 +92,8 @@ if (args.help) {
       '  --tabs-only           measure only the tabs scenarios (about 4 minutes)',
       '  --scale-runs N        loads per page of the 10,000-question scenario; 0 skips it (3)',
       '  --scale-only          measure only the 10,000-question scenario',
+      '  --triage-runs N       runs of the triage figure, now and before issue 14; 0 skips it (1)',
+      '  --triage-only         measure only the triage figure (about 3 minutes a run)',
       '  --port P              port of the bench server (5195, or BENCH_PORT)',
       '  --strict              exit 1 when a budget fails',
       '  --skip-build          measure the dist/ that is there',
@@ -116,6 +122,8 @@ const tabsWarmupSeconds = positive('tabs-warmup-seconds', args['tabs-warmup-seco
 const tabsOnly = args['tabs-only'];
 const scaleOnly = args['scale-only'];
 const scaleRuns = Math.round(positive('scale-runs', args['scale-runs'], scaleOnly ? 1 : 0));
+const triageOnly = args['triage-only'];
+const triageRuns = Math.round(positive('triage-runs', args['triage-runs'], triageOnly ? 1 : 0));
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const resultsDir = path.join(root, 'bench', 'results');
@@ -153,7 +161,7 @@ await rm(distDir, { recursive: true, force: true });
 await cp(path.join(root, 'dist'), distDir, { recursive: true });
 const staticAssets = await initialAssetSizes(distDir);
 // The first page's JS and CSS as sent, next to nginx with the documented configuration.
-const nginxPath = tabsOnly || scaleOnly ? null : findNginx();
+const nginxPath = tabsOnly || scaleOnly || triageOnly ? null : findNginx();
 const wire = nginxPath
   ? await measureWire(distDir, nginxPath).catch((error: unknown) => {
       log(`Bytes on the wire not measured: ${String(error)}`);
@@ -201,6 +209,38 @@ const describeScale = (scale: ScaleResult) =>
     ...scale.figures.filter((figure) => figure.note).map((f) => `  ${f.label}: ${f.note}`),
   ].join('\n');
 
+const triageOptions = {
+  browser,
+  root,
+  distDir,
+  // Each reviewer gets a server of its own (this port and the next), after the others closed.
+  port: port + 2,
+  runs: triageRuns,
+  log,
+};
+
+if (triageOnly) {
+  let code = 0;
+  try {
+    const triage = await measureTriageFigure(triageOptions);
+    console.log(
+      [
+        `Questions Inbox benchmark, triage only: Chromium ${chromiumVersion} headless, ${os.cpus().length} CPUs, commit ${git('rev-parse', '--short', 'HEAD') ?? '?'}${git('status', '--porcelain') ? ' + local changes' : ''}`,
+        '',
+        describeTriage(triage),
+        '',
+        budgetsTable(triage.verdicts),
+        ...(triage.problems.length > 0 ? ['', 'Problems during the run:', ...triage.problems] : []),
+      ].join('\n'),
+    );
+    if (args.strict && triage.verdicts.some((v) => v.status === 'FAIL')) code = 1;
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+  process.exit(code);
+}
+
 if (scaleOnly) {
   let code = 0;
   try {
@@ -225,6 +265,7 @@ if (scaleOnly) {
 }
 
 let scale: ScaleResult | null = null;
+let triage: TriageResult | null = null;
 
 if (tabsOnly) {
   let code = 0;
@@ -341,6 +382,13 @@ try {
     });
     if (scale) problems.push(...scale.problems);
   }
+  if (triageRuns > 0) {
+    triage = await measureTriageFigure(triageOptions).catch((error: unknown) => {
+      problems.push(`triage figure: ${String(error)}`);
+      return null;
+    });
+    if (triage) problems.push(...triage.problems);
+  }
 } finally {
   await browser.close();
   await server.close();
@@ -418,7 +466,12 @@ const figures: Figure[] = [
     ...(soakMinutes === 0 ? { note: 'skipped (--soak-minutes 0)', skipped: true } : {}),
   },
 ];
-const verdicts = [...judgeAll(figures), ...judgeTabs(tabs ?? []), ...(scale?.verdicts ?? [])];
+const verdicts = [
+  ...judgeAll(figures),
+  ...judgeTabs(tabs ?? []),
+  ...(scale?.verdicts ?? []),
+  ...(triage?.verdicts ?? []),
+];
 const failed = verdicts.filter((verdict) => verdict.status === 'FAIL');
 
 const out: string[] = [];
@@ -457,6 +510,12 @@ out.push(
     : scale
       ? describeScale(scale)
       : '10,000 questions across three sources: not measured',
+  '',
+  triageRuns === 0
+    ? 'Triage: skipped (--triage-runs 0)'
+    : triage
+      ? describeTriage(triage)
+      : 'Triage: not measured',
   '',
   'On the wire (bench/wire.ts: the portal server and nginx with deploy/nginx, asked as Chromium asks):',
   wire ? describeWire(wire) : '  not measured (no nginx)',
@@ -527,6 +586,9 @@ await writeFile(
       },
       figures,
       scale: scale ? { figures: scale.figures, seedSeconds: scale.seedSeconds } : null,
+      triage: triage
+        ? { beforeCommit: triage.beforeCommit, figures: triage.figures, runs: triage.runs }
+        : null,
       budgets: verdicts,
       hiddenTab: requests,
       soak,
