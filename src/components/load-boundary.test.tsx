@@ -24,6 +24,18 @@ afterEach(() => {
 });
 
 describe('LoadBoundary', () => {
+  it('renders a part loaded ahead at once, without suspending first', async () => {
+    const { Part } = flakyPart(0);
+    await Part.load();
+    renderInTheme(
+      <LoadBoundary what="The question view" parts={[Part]}>
+        <Part />
+      </LoadBoundary>,
+    );
+    // In the same render: no fallback, no second pass a task later.
+    expect(screen.getByText('Part loaded')).toBeInTheDocument();
+  });
+
   it('says a part could not be downloaded, and Try again loads it', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const { Part } = flakyPart(1);

@@ -1,5 +1,13 @@
 import { Alert, Button, Group, Text } from '@mantine/core';
-import { Component, type ComponentType, type JSX, lazy, type ReactNode, Suspense } from 'react';
+import {
+  Component,
+  type ComponentType,
+  createElement,
+  type JSX,
+  lazy,
+  type ReactNode,
+  Suspense,
+} from 'react';
 
 /**
  * A part of the portal whose code is downloaded when it is first needed. Unlike `React.lazy` on
@@ -23,12 +31,25 @@ export function lazyPart<P extends object>(load: () => Promise<ComponentType<P>>
       ),
     );
   let Loaded = fresh();
+  // Preloaded before its first render: rendered directly. Through React.lazy, even code that is
+  // already here suspends once (its promise settles a microtask later), and React then renders
+  // the part again in a later task: the first click on a question waited for that.
+  let ready: ComponentType<P> | null = null;
+  let lazyRendered = false;
   // biome-ignore lint/correctness/noComponentHookFactories: called once per part at module level, as React.lazy is.
   function Part(props: P): JSX.Element {
+    // One way per part for good: switching would remount what is on screen.
+    if (ready && !lazyRendered) return createElement(ready, props);
+    lazyRendered = true;
     return <Loaded {...props} />;
   }
   return Object.assign(Part, {
-    load,
+    /** Downloads the part's code ahead of its first render. */
+    load: () =>
+      load().then((component) => {
+        ready = component;
+        return component;
+      }),
     retry() {
       Loaded = fresh();
     },
