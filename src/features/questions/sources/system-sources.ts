@@ -4,9 +4,13 @@ import type { ListParams, QuestionSource, ResolveInput } from '../api/source';
 import { createBilbyClient } from './bilby/client';
 import { parseBilbyNativeId } from './bilby/map';
 import { type BilbyConfig, buildBilbySummary, DISMISSED_SUMMARY } from './bilby/requests';
+import type { OnResponse } from './http';
 import type { SourceList, SourceQuestion } from './types';
 import { createVertesiaClient } from './vertesia/client';
 import type { VertesiaConfig } from './vertesia/requests';
+
+/** A system's settings, and who is told of each of its responses (the server clock). */
+type Timed<Config> = Config & { onResponse?: OnResponse };
 
 /**
  * Vertesia and Bilby as question sources. Loaded only when one is configured, after the first
@@ -82,13 +86,14 @@ function promptAnswers(question: SourceQuestion, input: ResolveInput): readonly 
 
 export function createVertesiaSource(
   origin: QuestionOrigin,
-  config: VertesiaConfig,
+  config: Timed<VertesiaConfig>,
   fetchImpl?: typeof fetch,
 ): QuestionSource {
   const client = createVertesiaClient({
     sourceId: origin.id,
     config,
     ...(fetchImpl ? { fetchImpl } : {}),
+    ...(config.onResponse ? { onResponse: config.onResponse } : {}),
   });
   return {
     key: `vertesia:${config.apiBaseUrl}`,
@@ -116,7 +121,7 @@ export const BILBY_KEEP_SENT_MS = 5_000;
 
 export function createBilbySource(
   origin: QuestionOrigin,
-  config: BilbyConfig,
+  config: Timed<BilbyConfig>,
   fetchImpl?: typeof fetch,
   now: () => number = Date.now,
 ): QuestionSource {
@@ -124,6 +129,7 @@ export function createBilbySource(
     sourceId: origin.id,
     config,
     ...(fetchImpl ? { fetchImpl } : {}),
+    ...(config.onResponse ? { onResponse: config.onResponse } : {}),
   });
   // What this browser answered or dismissed: Bilby forgets it, the reviewer should not have to.
   const sent = new Map<string, { question: Question; at: number }>();

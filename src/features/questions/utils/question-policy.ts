@@ -148,6 +148,16 @@ export const OVERDUE_EXPLANATION =
   'This question has expired: its time ran out, so it no longer takes answers and the agent has stopped waiting.';
 export const GONE_EXPLANATION = 'This question no longer exists on the server.';
 
+/**
+ * The time at the server that owns each question (each system has its own clock: a Vertesia ask
+ * expires by Vertesia's); a plain number where they all share one (tests, one system).
+ */
+export type QuestionNow = number | ((question: Question) => number);
+
+export function nowOf(question: Question, now: QuestionNow): number {
+  return typeof now === 'number' ? now : now(question);
+}
+
 export function isOverdue(question: Question, now: number): boolean {
   return question.status === 'pending' && question.expiresAt !== null && question.expiresAt <= now;
 }
