@@ -6,12 +6,6 @@ import type { QuestionPrompt, QuestionStatus, UnreadableRecord } from '../api/sc
  */
 export type SourceKind = 'reflexio' | 'vertesia' | 'bilby';
 
-export const SOURCE_NAMES: Record<SourceKind, string> = {
-  reflexio: 'Reflexio',
-  vertesia: 'Vertesia',
-  bilby: 'Bilby',
-};
-
 /**
  * How a question is answered:
  * - `text`: one free-text answer (Reflexio `ask_human`);
