@@ -78,7 +78,15 @@ function inboxMembers(
       return {
         origin,
         source: createLazySource({ key: `bilby:${apiBaseUrl}`, label: origin.label }, () =>
-          systems().then((module) => module.createBilbySource(origin, bilby)),
+          // What this browser sent is stamped by Bilby's clock, as the rest of its times are.
+          systems().then((module) =>
+            module.createBilbySource(
+              origin,
+              bilby,
+              undefined,
+              () => Date.now() + serverTime.offsetMs(entry.id),
+            ),
+          ),
         ),
       };
     }
