@@ -10,13 +10,14 @@ import { Hono } from 'hono';
 import { createMockBackend, type MockBackend } from '../mock/app.ts';
 import { createBilbyMock } from '../mock/bilby/app.ts';
 import { BILBY_ORGANIZATION_ID } from '../mock/bilby/seed.ts';
-import { createVertesiaMock, VERTESIA_API_VERSION } from '../mock/vertesia/app.ts';
+import { createVertesiaMock } from '../mock/vertesia/app.ts';
 import {
   type ConfigSource,
   contentSecurityPolicy,
   createPortalApp,
   type MountedSource,
 } from '../server/portal.ts';
+import { servedSystems } from '../server/systems.ts';
 import { countingMock, type TrafficRecord } from './tabs.ts';
 
 export const FLOOR_PATH = '/__floor/';
@@ -83,30 +84,18 @@ export async function startBenchServer(options: {
   const quiet = { seed: 'empty', simulatorIntervalMs: 0, latencyMs: 0 } as const;
   const vertesia = options.allSystems ? createVertesiaMock(quiet) : null;
   const bilby = options.allSystems ? createBilbyMock(quiet) : null;
-  const others: OtherSystems | undefined =
+  const served =
     vertesia && bilby
-      ? {
-          sources: [
-            { prefix: 'vertesia', name: 'Vertesia', mock: vertesia.app },
-            { prefix: 'bilby', name: 'Bilby', mock: bilby.app },
-          ],
-          configSources: [
-            { id: 'reflexio', kind: 'reflexio', apiBaseUrl: 'api' } as ConfigSource,
-            {
-              id: 'vertesia',
-              kind: 'vertesia',
-              apiBaseUrl: 'vertesia/api/v1',
-              apiVersion: VERTESIA_API_VERSION,
-            },
-            {
-              id: 'bilby',
-              kind: 'bilby',
-              apiBaseUrl: 'bilby/api/v1',
-              organizationId: BILBY_ORGANIZATION_ID,
-            },
-          ],
-        }
+      ? servedSystems({
+          vertesia: { mock: vertesia.app },
+          bilby: { mock: bilby.app },
+          bilbyOrganizationId: BILBY_ORGANIZATION_ID,
+        })
       : undefined;
+  const others: OtherSystems | undefined = served && {
+    sources: served.mounted,
+    configSources: served.config,
+  };
   const app = createBenchApp(options.distDir, counted, others);
   const server: Server = createServer(getRequestListener(app.fetch));
   await new Promise<void>((resolve, reject) => {

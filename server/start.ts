@@ -6,7 +6,7 @@ import { getRequestListener } from '@hono/node-server';
 import { createMockBackend, DEFAULT_MAX_TENANTS, type MockBackend } from '../mock/app';
 import { createBilbyMock } from '../mock/bilby/app';
 import { BILBY_ORGANIZATION_ID } from '../mock/bilby/seed';
-import { createVertesiaMock, VERTESIA_API_VERSION } from '../mock/vertesia/app';
+import { createVertesiaMock } from '../mock/vertesia/app';
 import { DEFAULT_MAX_BODY_BYTES } from './body-limit';
 import { createPortalServer } from './http-server';
 import {
@@ -19,6 +19,7 @@ import {
 import { DEFAULT_UPSTREAM_TIMEOUT_MS, parseUpstreamUrl } from './proxy';
 import { withRequestLog } from './request-log';
 import { closeGracefullyOnSignals } from './shutdown';
+import { servedSystems } from './systems';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dev = process.argv.includes('--dev');
@@ -130,25 +131,11 @@ function otherSystemsFromEnv(): OtherSystems {
   if (bilbyMock) closers.push(bilbyMock.close);
   const organizationId = bilbyUpstream ? env.BILBY_ORGANIZATION_ID : BILBY_ORGANIZATION_ID;
   return {
-    mounted: [
-      { prefix: 'vertesia', name: 'Vertesia', mock: vertesiaMock?.app, upstream: vertesiaUpstream },
-      { prefix: 'bilby', name: 'Bilby', mock: bilbyMock?.app, upstream: bilbyUpstream },
-    ],
-    config: [
-      { id: 'reflexio', kind: 'reflexio', apiBaseUrl: 'api' },
-      {
-        id: 'vertesia',
-        kind: 'vertesia',
-        apiBaseUrl: 'vertesia/api/v1',
-        apiVersion: VERTESIA_API_VERSION,
-      },
-      {
-        id: 'bilby',
-        kind: 'bilby',
-        apiBaseUrl: 'bilby/api/v1',
-        ...(organizationId ? { organizationId } : {}),
-      },
-    ],
+    ...servedSystems({
+      vertesia: { mock: vertesiaMock?.app, upstream: vertesiaUpstream },
+      bilby: { mock: bilbyMock?.app, upstream: bilbyUpstream },
+      bilbyOrganizationId: organizationId,
+    }),
     close: () => {
       for (const close of closers) close();
     },

@@ -64,7 +64,7 @@ export function App({
   baseUrl: URL;
   services: Services;
 }) {
-  const [clock] = useState(() => createServerClock(services.serverTime, services.clockKey));
+  const [clock] = useState(() => createServerClock(services.serverTime));
   const [shell] = useState(() => ({
     embed: resolveEmbed(config.embed, window.location.search),
     tokens: services.tokens,

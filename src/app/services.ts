@@ -8,7 +8,7 @@ import {
   type InboxMember,
   inboxIdentity,
 } from '@/features/questions/sources/lazy-source';
-import { createApiClient } from '@/lib/api-client';
+import { createApiClient, type ResponseTiming } from '@/lib/api-client';
 import { createServerTime, type ServerTime } from '@/lib/clock';
 import { createQueryClient } from '@/lib/query-client';
 import { createSessionStore, type SessionStore } from '@/lib/session-store';
@@ -19,9 +19,8 @@ export interface Services {
   tokens: TokenStore;
   source: QuestionSource;
   queryClient: QueryClient;
+  /** Each configured source's server time, keyed by the source's id (see inboxMembers). */
   serverTime: ServerTime;
-  /** The source whose server time the page's clock shows (see inboxMembers). */
-  clockKey: string;
 }
 
 /** Resolves the API root against the page's base, so `api` means `<sub-path>/api/`. */
@@ -30,7 +29,10 @@ export function apiRootUrl(config: Pick<RuntimeConfig, 'apiBaseUrl'>, baseUrl: U
   return new URL(root.endsWith('/') ? root : `${root}/`, baseUrl);
 }
 
-/** One member per configured source; Reflexio's client takes the prefetched first list. */
+/**
+ * One member per configured source; Reflexio's client takes the prefetched first list. Every
+ * client feeds its source's server time (keyed by the source's id, which its questions carry).
+ */
 function inboxMembers(
   config: RuntimeConfig,
   baseUrl: URL,
@@ -44,6 +46,7 @@ function inboxMembers(
       label: sourceLabel(entry),
     };
     const apiBaseUrl = apiRootUrl(entry, baseUrl).href;
+    const onResponse = (timing: ResponseTiming) => serverTime.sample(entry.id, timing);
     // Their adapters load with the first list (createLazySource), not with the first screen.
     const systems = () => import('@/features/questions/sources/system-sources');
     if (entry.kind === 'vertesia') {
@@ -54,6 +57,7 @@ function inboxMembers(
         get headers() {
           return headers(entry.id);
         },
+        onResponse,
       };
       return {
         origin,
@@ -68,12 +72,21 @@ function inboxMembers(
         get headers() {
           return headers(entry.id);
         },
+        onResponse,
         ...(entry.organizationId ? { organizationId: entry.organizationId } : {}),
       };
       return {
         origin,
         source: createLazySource({ key: `bilby:${apiBaseUrl}`, label: origin.label }, () =>
-          systems().then((module) => module.createBilbySource(origin, bilby)),
+          // What this browser sent is stamped by Bilby's clock, as the rest of its times are.
+          systems().then((module) =>
+            module.createBilbySource(
+              origin,
+              bilby,
+              undefined,
+              () => Date.now() + serverTime.offsetMs(entry.id),
+            ),
+          ),
         ),
       };
     }
@@ -81,14 +94,14 @@ function inboxMembers(
       baseUrl: new URL(apiBaseUrl),
       headers: () => headers(entry.id),
       fetchImpl: withPrefetchedList((input, init) => fetch(input, init)),
-      onResponse: ({ response, ...sample }) => {
+      onResponse: (timing) =>
         // prefetch.js sent the first list before this code ran: no later than the page's start,
         // which widens that sample's interval but keeps it true.
-        const sentAt = isPrefetchedResponse(response)
-          ? Math.min(sample.sentAt, Date.now() - performance.now())
-          : sample.sentAt;
-        serverTime.sample(source.key, { ...sample, sentAt });
-      },
+        onResponse(
+          isPrefetchedResponse(timing.response)
+            ? { ...timing, sentAt: Math.min(timing.sentAt, Date.now() - performance.now()) }
+            : timing,
+        ),
     });
     const source = createReflexioSource(client, origin);
     return { origin, source };
@@ -120,15 +133,11 @@ export function createServices(
           module.createInboxSource(members),
         ),
       );
-  // Only Reflexio's client reads the Date header so far: the page's countdowns follow its server
-  // (or the browser's clock when no Reflexio source is configured).
-  const reflexio = members.find((member) => member.origin.kind === 'reflexio');
   return {
     session,
     tokens,
     source,
     serverTime,
-    clockKey: reflexio ? reflexio.source.key : source.key,
     queryClient: createQueryClient(session, { retries: options.retries }),
   };
 }

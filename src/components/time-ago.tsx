@@ -1,10 +1,22 @@
 import { useMemo } from 'react';
-import { useNow } from '@/lib/clock';
+import { useClock, useNow } from '@/lib/clock';
 import { formatExact, formatRelative } from '@/lib/format-time';
 
-/** Relative time ("5 minutes ago") with the exact time on hover and for assistive tech. */
-export function TimeAgo({ at, prefix }: { at: number; prefix?: string }) {
-  const now = useNow(15_000);
+/**
+ * Relative time ("5 minutes ago") with the exact time on hover and for assistive tech. `at` is by
+ * the clock of the server behind `sourceKey` (see ServerTime), or the page's own without one.
+ */
+export function TimeAgo({
+  at,
+  prefix,
+  sourceKey,
+}: {
+  at: number;
+  prefix?: string;
+  sourceKey?: string;
+}) {
+  const clock = useClock();
+  const now = useNow(15_000) + (sourceKey === undefined ? 0 : clock.offsetMs(sourceKey));
   const { exact, iso } = useMemo(
     () => ({ exact: formatExact(at), iso: new Date(at).toISOString() }),
     [at],

@@ -3,23 +3,38 @@ import { type ClockSample, createOffsetEstimator, type OffsetEstimator } from '.
 
 /**
  * One clock for the whole page: a single interval ticks once a second while anything listens,
- * and every countdown reads the same `now`. Tests pass a manual clock instead of sleeping.
+ * and everything reads the same tick. `now()` is the page's own time (the browser's clock at the
+ * tick); each source's server has its own clock, `now() + offsetMs(sourceKey)`, and a question's
+ * countdown reads its own server's. Tests pass a manual clock instead of sleeping.
  */
 export interface Clock {
   now(): number;
+  /** The time at the server behind `sourceKey` minus `now()` (ms); 0 while unknown. */
+  offsetMs(sourceKey: string): number;
   subscribe(listener: () => void): () => void;
-  /** How far the browser's own clock is from the time this clock shows (ms; + = the computer is fast). */
+  /**
+   * How far the browser's own clock is from the servers' (ms; + = the computer is fast): the
+   * largest difference among the sources that answered, 0 before any did.
+   */
   skewMs(): number;
 }
 
+/** The time at the server behind `sourceKey`, at the clock's current tick. */
+export function serverNow(clock: Clock, sourceKey: string): number {
+  return clock.now() + clock.offsetMs(sourceKey);
+}
+
 /**
- * The servers' time as seen from this browser, one estimate per source (a source's `key`): each
- * backend has its own clock. Fed by the API client with every response's `Date` header.
+ * The servers' time as seen from this browser, one estimate per source (the configured source's
+ * `id`, which each question carries): each backend has its own clock. Fed by the API clients with
+ * every response's `Date` header.
  */
 export interface ServerTime {
   sample(sourceKey: string, sample: ClockSample): void;
   /** Server minus browser, in ms; 0 until that source answered with a usable `Date`. */
   offsetMs(sourceKey: string): number;
+  /** The offset furthest from 0 among the sources that answered; 0 before any did. */
+  largestOffsetMs(): number;
   /** Called when an estimate moved. */
   onChange(listener: () => void): () => void;
 }
@@ -38,6 +53,14 @@ export function createServerTime(): ServerTime {
       if (estimator.add(sample) !== before) for (const listener of listeners) listener();
     },
     offsetMs: (sourceKey) => estimators.get(sourceKey)?.offsetMs() ?? 0,
+    largestOffsetMs() {
+      let largest = 0;
+      for (const estimator of estimators.values()) {
+        const offset = estimator.offsetMs();
+        if (Math.abs(offset) > Math.abs(largest)) largest = offset;
+      }
+      return largest;
+    },
     onChange(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -45,18 +68,21 @@ export function createServerTime(): ServerTime {
   };
 }
 
-/** The page's shared clock, showing the time of the server behind `sourceKey`. */
-export function createServerClock(serverTime: ServerTime, sourceKey: string, periodMs = 1000) {
-  const clock = createIntervalClock(periodMs, () => Date.now() + serverTime.offsetMs(sourceKey));
+/** The page's shared clock, with each source's server time from `serverTime`. */
+export function createServerClock(serverTime: ServerTime, periodMs = 1000): Clock {
+  const clock = createIntervalClock(periodMs);
   // A new estimate shows at once, not at the next tick: a countdown must not flash "expired".
   serverTime.onChange(clock.refresh);
-  return { ...clock, skewMs: () => 0 - serverTime.offsetMs(sourceKey) };
+  return {
+    ...clock,
+    offsetMs: serverTime.offsetMs,
+    skewMs: () => 0 - serverTime.largestOffsetMs(),
+  };
 }
 
-export function createIntervalClock(
-  periodMs = 1000,
-  read: () => number = Date.now,
-): Clock & { refresh(): void } {
+/** The browser's own clock, ticking every `periodMs` while anything listens. */
+export function createIntervalClock(periodMs = 1000): Clock & { refresh(): void } {
+  const read = Date.now;
   const listeners = new Set<() => void>();
   let timer: ReturnType<typeof setInterval> | null = null;
   let current = read();
@@ -66,8 +92,9 @@ export function createIntervalClock(
   };
   return {
     now: () => current,
+    offsetMs: () => 0,
     refresh: tick,
-    skewMs: () => Date.now() - read(),
+    skewMs: () => 0,
     subscribe(listener) {
       listeners.add(listener);
       if (timer === null) {
@@ -89,17 +116,21 @@ export interface ManualClock extends Clock {
   set(ms: number): void;
   advance(ms: number): void;
   setSkew(ms: number): void;
+  /** The server behind `sourceKey` runs `ms` ahead of the page (negative: behind). */
+  setOffset(sourceKey: string, ms: number): void;
 }
 
 export function createManualClock(start: number): ManualClock {
   let current = start;
   let skew = 0;
+  const offsets = new Map<string, number>();
   const listeners = new Set<() => void>();
   const notify = () => {
     for (const listener of listeners) listener();
   };
   return {
     now: () => current,
+    offsetMs: (sourceKey) => offsets.get(sourceKey) ?? 0,
     skewMs: () => skew,
     subscribe(listener) {
       listeners.add(listener);
@@ -107,6 +138,10 @@ export function createManualClock(start: number): ManualClock {
     },
     setSkew(ms) {
       skew = ms;
+      notify();
+    },
+    setOffset(sourceKey, ms) {
+      offsets.set(sourceKey, ms);
       notify();
     },
     set(ms) {
@@ -136,9 +171,13 @@ export function useNow(granularityMs = 1): number {
   return useSyncExternalStore(clock.subscribe, read, read);
 }
 
-/** True once `at` has passed; re-renders only when that flips, not on every tick. */
-export function useHasPassed(at: number | null): boolean {
+/**
+ * True once `at` has passed, by the clock of the server behind `sourceKey` (the page's own without
+ * one); re-renders only when that flips, not on every tick.
+ */
+export function useHasPassed(at: number | null, sourceKey?: string): boolean {
   const clock = useClock();
-  const read = () => at !== null && clock.now() >= at;
+  const read = () =>
+    at !== null && (sourceKey === undefined ? clock.now() : serverNow(clock, sourceKey)) >= at;
   return useSyncExternalStore(clock.subscribe, read, read);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createServerClock, createServerTime } from './clock';
+import { createServerClock, createServerTime, serverNow } from './clock';
 import { type ClockSample, createOffsetEstimator } from './server-clock';
 
 const T0 = Date.UTC(2026, 10, 30, 9, 0, 0);
@@ -106,16 +106,36 @@ describe('createOffsetEstimator', () => {
 });
 
 describe('createServerClock', () => {
-  it('shows the source’s server time and says how far the computer is off', () => {
+  it('keeps each source’s server time, and says how far the computer is off from the furthest', () => {
     const serverTime = createServerTime();
-    const clock = createServerClock(serverTime, 'reflexio:a');
-    const other = createServerClock(serverTime, 'reflexio:b');
+    const clock = createServerClock(serverTime);
+    expect(clock.skewMs()).toBe(0);
     const sentAt = Date.now();
-    serverTime.sample('reflexio:a', response(-15 * 60_000, sentAt, 0, 0));
-    expect(Math.abs(clock.skewMs() - 15 * 60_000)).toBeLessThanOrEqual(1_100);
+    serverTime.sample('reflexio', response(-2 * 60_000, sentAt, 0, 0));
+    serverTime.sample('vertesia', response(10 * 60_000, sentAt, 0, 0));
     const unsubscribe = clock.subscribe(() => {});
-    expect(Math.abs(clock.now() - (Date.now() - 15 * 60_000))).toBeLessThanOrEqual(1_100);
+    // The page's own time is the browser's; each server's is its own.
+    expect(Math.abs(clock.now() - Date.now())).toBeLessThanOrEqual(1_100);
+    expect(
+      Math.abs(serverNow(clock, 'vertesia') - (clock.now() + 10 * 60_000)),
+    ).toBeLessThanOrEqual(1_100);
+    expect(Math.abs(serverNow(clock, 'reflexio') - (clock.now() - 2 * 60_000))).toBeLessThanOrEqual(
+      1_100,
+    );
+    expect(clock.offsetMs('bilby')).toBe(0);
     unsubscribe();
-    expect(other.skewMs()).toBe(0);
+    // The computer is 10 minutes slow against Vertesia, the furthest of the servers that answered.
+    expect(Math.abs(clock.skewMs() + 10 * 60_000)).toBeLessThanOrEqual(1_100);
+  });
+
+  it('tells its listeners at once when an estimate moves, before the next tick', () => {
+    const serverTime = createServerTime();
+    const clock = createServerClock(serverTime, 60_000);
+    const seen: number[] = [];
+    const unsubscribe = clock.subscribe(() => seen.push(clock.offsetMs('vertesia')));
+    serverTime.sample('vertesia', response(10 * 60_000, Date.now(), 0, 0));
+    unsubscribe();
+    expect(seen).toHaveLength(1);
+    expect(Math.abs((seen[0] ?? 0) - 10 * 60_000)).toBeLessThanOrEqual(1_100);
   });
 });

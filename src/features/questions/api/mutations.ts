@@ -1,6 +1,6 @@
 import { type Mutation, useMutation, useQueryClient } from '@tanstack/react-query';
 import { isApiError } from '@/lib/api-client';
-import { useClock } from '@/lib/clock';
+import { serverNow, useClock } from '@/lib/clock';
 import { readDraft, removeDraft } from '../utils/draft-store';
 import { findCachedQuestion, forgetQuestion, writeQuestion } from './cache';
 import { ACTION_KEY, questionKeys } from './queries';
@@ -42,7 +42,11 @@ function useQuestionAction<TVars extends ActionVars>(spec: ActionSpec<TVars>) {
       // from now on wait for this action to settle (see questionQueries).
       await queryClient.cancelQueries({ queryKey: questionKeys.all });
       const previous = findCachedQuestion(queryClient, vars.id);
-      if (previous) writeQuestion(queryClient, spec.optimistic(previous, vars, clock.now()));
+      if (previous)
+        writeQuestion(
+          queryClient,
+          spec.optimistic(previous, vars, serverNow(clock, previous.source.id)),
+        );
       return { previous };
     },
     onError: (error, vars, context) => {

@@ -1,7 +1,7 @@
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useRuntimeConfig } from '@/config/runtime-config';
-import { useClock, useNow } from '@/lib/clock';
+import { serverNow, useClock } from '@/lib/clock';
 import { desktopNotifications, useDesktopNotificationState } from '@/lib/desktop-notifications';
 import { useSession } from '@/lib/session-store';
 import type { Question } from '../api/schemas';
@@ -9,6 +9,7 @@ import type { AlertMemory } from '../utils/desktop-alerts';
 import { questionPath } from '../utils/paths';
 import { pendingBadge } from '../utils/pending-badge';
 import { useLeading, useSharedPoller } from './use-shared-poller';
+import { useQuestionsNow } from './use-status-now';
 
 const favicon = () => import('@/lib/favicon-badge');
 
@@ -17,7 +18,7 @@ const URGENT_CHECK_MS = 15_000;
 
 /** The tab's title and icon count the pending questions and turn urgent under 5 minutes left. */
 export function usePendingBadge(pending: Question[] | undefined) {
-  const { count, urgent, title } = pendingBadge(pending, useNow());
+  const { count, urgent, title } = pendingBadge(pending, useQuestionsNow());
   useEffect(() => {
     document.title = title;
   }, [title]);
@@ -71,6 +72,7 @@ export function useDesktopAlerts(pending: Question[] | undefined) {
       {
         pending,
         now: clock.now(),
+        questionNow: (question) => serverNow(clock, question.source.id),
         sessionEnded: session === 'ended',
         away: away(),
         teller: on && leading,

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
-import { useClock, useHasPassed } from '@/lib/clock';
+import { type Clock, useClock, useHasPassed } from '@/lib/clock';
 import { useSession } from '@/lib/session-store';
 import { useQuestionQueries } from '../api/queries';
 import { type QuestionList, questionStatuses } from '../api/schemas';
@@ -61,13 +61,17 @@ export function listOfStatus(all: QuestionList, status: StatusFilter): QuestionL
   return { ...all, questions: all.questions.filter((q) => q.status === status) };
 }
 
-/** The soonest expiry still ahead among pending questions, to refresh the lists the moment it passes. */
-function soonestExpiry(list: QuestionList | undefined, now: number): number | null {
+/**
+ * The soonest expiry still ahead among pending questions, in the page's time (each question's
+ * deadline is its own server's), to refresh the lists the moment it passes.
+ */
+function soonestExpiry(list: QuestionList | undefined, clock: Clock): number | null {
+  const now = clock.now();
   let soonest: number | null = null;
   for (const q of list?.questions ?? []) {
-    if (q.status === 'pending' && q.expiresAt !== null && q.expiresAt > now) {
-      if (soonest === null || q.expiresAt < soonest) soonest = q.expiresAt;
-    }
+    if (q.status !== 'pending' || q.expiresAt === null) continue;
+    const at = q.expiresAt - clock.offsetMs(q.source.id);
+    if (at > now && (soonest === null || at < soonest)) soonest = at;
   }
   return soonest;
 }
@@ -129,7 +133,7 @@ export function useInboxData(status: StatusFilter, viewShown: boolean) {
   const [expiries, setExpiries] = useState(0);
   // biome-ignore lint/correctness/useExhaustiveDependencies: `expiries` moves on to the next one.
   const soonest = useMemo(
-    () => soonestExpiry(complete ?? pendingData, clock.now()),
+    () => soonestExpiry(complete ?? pendingData, clock),
     [complete, pendingData, clock, expiries],
   );
   const expired = useHasPassed(soonest);

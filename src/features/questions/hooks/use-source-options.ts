@@ -1,6 +1,5 @@
 import { useMemo } from 'react';
-import { useRuntimeConfig } from '@/config/runtime-config';
-import { SOURCE_NAMES } from '../sources/types';
+import { sourceLabel, useRuntimeConfig } from '@/config/runtime-config';
 
 /** The configured sources as the Source filter offers them: id and label (default the system's name). */
 export function useSourceOptions(): { value: string; label: string }[] {
@@ -9,7 +8,7 @@ export function useSourceOptions(): { value: string; label: string }[] {
     () =>
       sources.map((source) => ({
         value: source.id,
-        label: source.label ?? SOURCE_NAMES[source.kind],
+        label: sourceLabel(source),
       })),
     [sources],
   );

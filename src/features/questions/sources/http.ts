@@ -1,4 +1,5 @@
 import {
+  type ApiClientOptions,
   ApiError,
   type ApiErrorKind,
   createApiClient,
@@ -43,10 +44,14 @@ export class SourceApiError extends ApiError {
   }
 }
 
+/** Told of every response, for the server clock (see ServerTime). */
+export type OnResponse = NonNullable<ApiClientOptions['onResponse']>;
+
 export interface SendOptions {
   sourceKind: SourceKind;
   readError: ErrorReader;
   fetchImpl?: typeof fetch;
+  onResponse?: OnResponse;
   signal?: AbortSignal;
   timeoutMs?: number;
 }
@@ -64,6 +69,7 @@ export async function sendWire(request: WireRequest, options: SendOptions): Prom
     baseUrl: new URL(request.url).origin,
     headers: () => request.headers,
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.onResponse ? { onResponse: options.onResponse } : {}),
     fetchImpl: async (input, init) => {
       const response = await fetchImpl(input, init);
       if (response.status >= 400) {

@@ -8,9 +8,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '@/lib/api-client';
 import { createReflexioSource } from '../api/requests';
 import type { QuestionOrigin } from '../api/schemas';
+import { bilbyCapabilities } from './bilby/capabilities';
 import { createInboxSource } from './inbox-source';
 import { createBilbySource, createVertesiaSource } from './system-sources';
 import { mountedFetch } from './test-support';
+import { vertesiaCapabilities } from './vertesia/capabilities';
 
 const NOW = Date.parse('2026-11-30T12:00:00.000Z');
 const ORIGIN = 'http://localhost:3000';
@@ -153,6 +155,26 @@ describe('one inbox across Reflexio, Vertesia and Bilby', () => {
       status: 'resolved',
       result: { answer: 'Not applicable', not_applicable: true },
     });
+  });
+
+  it('refuses what a system cannot do with the reasons of its capabilities', async () => {
+    const { source } = setup();
+    const ask = `vertesia:${vertesiaDemoIds.twoQuestions}`;
+    const call = `bilby:${bilbyDemoIds.database}:${bilbyDemoIds.databaseCall}`;
+    const refused = (reason: string) => ({ kind: 'validation', message: reason });
+    await expect(source.cancel(ask)).rejects.toMatchObject(
+      refused(vertesiaCapabilities.cancel.reason),
+    );
+    await expect(source.markNotApplicable(ask, {})).rejects.toMatchObject(
+      refused(vertesiaCapabilities.notApplicable.reason),
+    );
+    await expect(source.updateAnswer(ask, { answer: 'x' })).rejects.toMatchObject(
+      refused(vertesiaCapabilities.edit.reason),
+    );
+    await expect(source.cancel(call)).rejects.toMatchObject(
+      refused(bilbyCapabilities.cancel.reason),
+    );
+    expect(vertesiaCapabilities.cancel.reason).toMatch(/^Vertesia asks can only be answered/);
   });
 
   it('answers each question of a two-question Vertesia ask in one readable response', async () => {

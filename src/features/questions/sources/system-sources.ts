@@ -1,12 +1,18 @@
 import { ApiError } from '@/lib/api-client';
 import type { PromptAnswer, Question, QuestionList, QuestionOrigin } from '../api/schemas';
 import type { ListParams, QuestionSource, ResolveInput } from '../api/source';
+import { bilbyCapabilities } from './bilby/capabilities';
 import { createBilbyClient } from './bilby/client';
 import { parseBilbyNativeId } from './bilby/map';
 import { type BilbyConfig, buildBilbySummary, DISMISSED_SUMMARY } from './bilby/requests';
+import type { OnResponse } from './http';
 import type { SourceList, SourceQuestion } from './types';
+import { vertesiaCapabilities } from './vertesia/capabilities';
 import { createVertesiaClient } from './vertesia/client';
 import type { VertesiaConfig } from './vertesia/requests';
+
+/** A system's settings, and who is told of each of its responses (the server clock). */
+type Timed<Config> = Config & { onResponse?: OnResponse };
 
 /**
  * Vertesia and Bilby as question sources. Loaded only when one is configured, after the first
@@ -82,13 +88,14 @@ function promptAnswers(question: SourceQuestion, input: ResolveInput): readonly 
 
 export function createVertesiaSource(
   origin: QuestionOrigin,
-  config: VertesiaConfig,
+  config: Timed<VertesiaConfig>,
   fetchImpl?: typeof fetch,
 ): QuestionSource {
   const client = createVertesiaClient({
     sourceId: origin.id,
     config,
     ...(fetchImpl ? { fetchImpl } : {}),
+    ...(config.onResponse ? { onResponse: config.onResponse } : {}),
   });
   return {
     key: `vertesia:${config.apiBaseUrl}`,
@@ -101,9 +108,9 @@ export function createVertesiaSource(
       const answers = promptAnswers(ask, input).map((answer) => answer.custom);
       return toInboxQuestion(origin, await client.resolve(ask, answers));
     },
-    updateAnswer: () => cannot(origin, 'Vertesia asks can only be answered'),
-    markNotApplicable: () => cannot(origin, 'Vertesia asks can only be answered'),
-    cancel: () => cannot(origin, 'Vertesia asks can only be answered'),
+    updateAnswer: () => cannot(origin, vertesiaCapabilities.edit.reason),
+    markNotApplicable: () => cannot(origin, vertesiaCapabilities.notApplicable.reason),
+    cancel: () => cannot(origin, vertesiaCapabilities.cancel.reason),
   };
 }
 
@@ -116,7 +123,7 @@ export const BILBY_KEEP_SENT_MS = 5_000;
 
 export function createBilbySource(
   origin: QuestionOrigin,
-  config: BilbyConfig,
+  config: Timed<BilbyConfig>,
   fetchImpl?: typeof fetch,
   now: () => number = Date.now,
 ): QuestionSource {
@@ -124,6 +131,7 @@ export function createBilbySource(
     sourceId: origin.id,
     config,
     ...(fetchImpl ? { fetchImpl } : {}),
+    ...(config.onResponse ? { onResponse: config.onResponse } : {}),
   });
   // What this browser answered or dismissed: Bilby forgets it, the reviewer should not have to.
   const sent = new Map<string, { question: Question; at: number }>();
@@ -187,14 +195,12 @@ export function createBilbySource(
       await client.answer(question, answers);
       return remember(question, buildBilbySummary(question.prompts, answers));
     },
-    updateAnswer: () =>
-      cannot(origin, 'Bilby questions cannot be changed once answered: the agent has moved on.'),
+    updateAnswer: () => cannot(origin, bilbyCapabilities.edit.reason),
     async markNotApplicable(id) {
       const question = await find(id);
       await client.dismiss(question);
       return remember(question, DISMISSED_SUMMARY, true);
     },
-    cancel: () =>
-      cannot(origin, 'Bilby has no way to cancel a question; mark it not applicable instead.'),
+    cancel: () => cannot(origin, bilbyCapabilities.cancel.reason),
   };
 }

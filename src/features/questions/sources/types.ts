@@ -6,12 +6,6 @@ import type { QuestionPrompt, QuestionStatus, UnreadableRecord } from '../api/sc
  */
 export type SourceKind = 'reflexio' | 'vertesia' | 'bilby';
 
-export const SOURCE_NAMES: Record<SourceKind, string> = {
-  reflexio: 'Reflexio',
-  vertesia: 'Vertesia',
-  bilby: 'Bilby',
-};
-
 /**
  * How a question is answered:
  * - `text`: one free-text answer (Reflexio `ask_human`);
@@ -22,14 +16,23 @@ export const SOURCE_NAMES: Record<SourceKind, string> = {
  */
 export type AnswerKind = 'text' | 'json' | 'texts' | 'choices';
 
-/** An action the drawer may offer; when it cannot, the reason is what the reviewer is told. */
-export type Capability = { allowed: true } | { allowed: false; reason: string };
+/** An action the source refuses, and why, in the words the reviewer is told. */
+export type Refusal = { allowed: false; reason: string };
 
+/** An action the drawer may offer; when it cannot, the reason is what the reviewer is told. */
+export type Capability = { allowed: true } | Refusal;
+
+/**
+ * What a system lets a reviewer do (each adapter's `capabilities.ts`): the one place its reasons
+ * are written; the status policy and the adapter's refusals read them from there.
+ */
 export interface SourceCapabilities {
   answer: AnswerKind;
   edit: Capability;
   notApplicable: Capability;
   cancel: Capability;
+  /** What the drawer says, while a question is open, of the actions it does not offer. */
+  note: string | null;
 }
 
 /** One question inside a source question (a Vertesia ask or a Bilby tool call holds several). */
@@ -74,7 +77,11 @@ export interface SourceList {
 }
 
 export const allowed: Capability = { allowed: true };
-export const notAllowed = (reason: string): Capability => ({ allowed: false, reason });
+export const notAllowed = (reason: string): Refusal => ({ allowed: false, reason });
+
+/** Why `capability` is refused; null when it is allowed. */
+export const refusal = (capability: Capability): string | null =>
+  capability.allowed ? null : capability.reason;
 
 export function questionId(sourceId: string, nativeId: string): string {
   return `${sourceId}:${nativeId}`;

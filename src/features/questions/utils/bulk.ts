@@ -1,5 +1,5 @@
 import type { Question } from '../api/schemas';
-import { questionPolicy } from './question-policy';
+import { nowOf, type QuestionNow, questionPolicy } from './question-policy';
 
 export type BulkAction = 'not-applicable' | 'cancel' | 'answer';
 
@@ -7,9 +7,9 @@ export type BulkAction = 'not-applicable' | 'cancel' | 'answer';
  * The bulk actions every one of `questions` allows at `now`, as the drawer would offer them one by
  * one (questionPolicy): one question that cannot be cancelled takes Cancel off the bar.
  */
-export function bulkActions(questions: readonly Question[], now: number): BulkAction[] {
+export function bulkActions(questions: readonly Question[], now: QuestionNow): BulkAction[] {
   if (questions.length === 0) return [];
-  const offers = questions.map((q) => questionPolicy(q, now).offer);
+  const offers = questions.map((q) => questionPolicy(q, nowOf(q, now)).offer);
   const all = (test: (offer: (typeof offers)[number]) => boolean) => offers.every(test);
   const actions: BulkAction[] = [];
   if (all((o) => o.closedReason === null && o.mode === 'answer')) actions.push('answer');

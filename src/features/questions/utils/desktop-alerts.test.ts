@@ -148,4 +148,19 @@ describe('pendingBadge', () => {
       title: '(1) Expiring soon · Questions',
     });
   });
+
+  it('reads each question by its own server’s clock', () => {
+    const vertesia = { id: 'vertesia', kind: 'vertesia', label: 'Vertesia' } as const;
+    // Both due in 10 minutes by the page's clock; Vertesia's server runs 6 minutes ahead.
+    const asks = [question('r', 10 * MINUTE), { ...question('v', 10 * MINUTE), source: vertesia }];
+    const now = (q: Question) => NOW + (q.source.id === 'vertesia' ? 6 * MINUTE : 0);
+    expect(pendingBadge(asks, now)).toMatchObject({ count: 2, urgent: true });
+    expect(pendingBadge(asks, (q) => now(q) + 5 * MINUTE)).toMatchObject({ count: 1 });
+    const { alert } = planDesktopAlert(
+      { ...emptyAlertMemory(), known: new Set(['r', 'v']) },
+      { ...away(asks), questionNow: now },
+    );
+    expect(alert?.title).toBe('A question expires in 4 minutes');
+    expect(alert?.openId).toBe('v');
+  });
 });

@@ -1,6 +1,6 @@
 import type { Question } from '../api/schemas';
-import { URGENT_MS } from './pending-badge';
-import { displayStatus } from './question-policy';
+import { expiresIn, URGENT_MS } from './pending-badge';
+import { displayStatus, nowOf, type QuestionNow } from './question-policy';
 
 /** Never more than one desktop notification in this long. */
 export const MIN_GAP_MS = 60_000;
@@ -32,7 +32,10 @@ export interface DesktopAlert {
 
 export interface AlertInput {
   pending: Question[] | undefined;
+  /** The page's time: when notifications were shown. */
   now: number;
+  /** Each question's own server time (see QuestionNow); `now` when left out. */
+  questionNow?: QuestionNow;
   sessionEnded: boolean;
   /** The reviewer is not looking at this tab (hidden, or another app has the focus). */
   away: boolean;
@@ -52,9 +55,6 @@ function excerpt(text: string, max = 120): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
-const expiresIn = (q: Question, now: number) =>
-  q.expiresAt === null ? Number.POSITIVE_INFINITY : q.expiresAt - now;
-
 /**
  * What to tell a reviewer who is away, given the pending list a poll brought: one notification at
  * most, never two within a minute. New questions first ("3 new questions; the soonest expires in 4
@@ -67,6 +67,7 @@ export function planDesktopAlert(
   input: AlertInput,
 ): { alert: DesktopAlert | null; memory: AlertMemory } {
   const { pending, now } = input;
+  const questionNow = input.questionNow ?? now;
   if (input.sessionEnded) {
     if (memory.sessionEndedTold || !input.teller || now - memory.lastShownAt < MIN_GAP_MS) {
       return { alert: null, memory };
@@ -82,11 +83,11 @@ export function planDesktopAlert(
   }
   const base = memory.sessionEndedTold ? { ...memory, sessionEndedTold: false } : memory;
   if (!pending) return { alert: null, memory: base };
-  const live = pending.filter((q) => displayStatus(q, now) === 'pending');
+  const live = pending.filter((q) => displayStatus(q, nowOf(q, questionNow)) === 'pending');
   const ids = new Set(live.map((q) => q.id));
   const urgent = live
-    .filter((q) => expiresIn(q, now) < URGENT_MS && !base.urgentTold.has(q.id))
-    .sort((a, b) => expiresIn(a, now) - expiresIn(b, now));
+    .filter((q) => expiresIn(q, questionNow) < URGENT_MS && !base.urgentTold.has(q.id))
+    .sort((a, b) => expiresIn(a, questionNow) - expiresIn(b, questionNow));
 
   // Looking at the page (or another tab tells): everything on it now counts as seen.
   if (base.known === null || !input.away || !input.teller) {
@@ -94,7 +95,7 @@ export function planDesktopAlert(
   }
   const fresh = live
     .filter((q) => !base.known?.has(q.id))
-    .sort((a, b) => expiresIn(a, now) - expiresIn(b, now));
+    .sort((a, b) => expiresIn(a, questionNow) - expiresIn(b, questionNow));
   // Forget what left the list; keep what was not told yet.
   const known = new Set([...base.known].filter((id) => ids.has(id)));
   if ((fresh.length === 0 && urgent.length === 0) || now - base.lastShownAt < MIN_GAP_MS) {
@@ -102,7 +103,7 @@ export function planDesktopAlert(
   }
   if (fresh.length > 0) {
     const soonest = fresh[0] as Question;
-    const left = expiresIn(soonest, now);
+    const left = expiresIn(soonest, questionNow);
     const count = fresh.length === 1 ? '1 new question' : `${fresh.length} new questions`;
     const when = Number.isFinite(left)
       ? `; ${fresh.length === 1 ? 'it' : 'the soonest'} expires in ${minutesLeft(left)}`
@@ -110,7 +111,7 @@ export function planDesktopAlert(
     const urgentTold = new Set(base.urgentTold);
     for (const q of fresh) {
       known.add(q.id);
-      if (expiresIn(q, now) < URGENT_MS) urgentTold.add(q.id);
+      if (expiresIn(q, questionNow) < URGENT_MS) urgentTold.add(q.id);
     }
     return {
       alert: { title: `${count}${when}`, body: excerpt(soonest.questionText), openId: soonest.id },
@@ -120,7 +121,7 @@ export function planDesktopAlert(
   const first = urgent[0] as Question;
   return {
     alert: {
-      title: `A question expires in ${minutesLeft(expiresIn(first, now))}`,
+      title: `A question expires in ${minutesLeft(expiresIn(first, questionNow))}`,
       body: excerpt(first.questionText),
       openId: first.id,
     },

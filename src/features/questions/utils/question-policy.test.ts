@@ -7,6 +7,8 @@ import {
   questionStatuses,
   REFLEXIO_ORIGIN,
 } from '../api/schemas';
+import { bilbyCapabilities } from '../sources/bilby/capabilities';
+import { vertesiaCapabilities } from '../sources/vertesia/capabilities';
 import {
   describeChange,
   displayStatus,
@@ -351,5 +353,19 @@ describe('what each source lets the drawer offer', () => {
     const offer = questionPolicy(question(), NOW, situation).offer;
     expect(offer).toMatchObject({ mode: 'answer', canCancel: true, canMarkNotApplicable: true });
     expect(offer.missing).toBeUndefined();
+  });
+
+  it('says the reasons the adapters give, word for word', () => {
+    const answered = { status: 'resolved', result: { answer: 'yes' } } as const;
+    expect(
+      questionPolicy(question({ source: vertesia, ...answered }), NOW, situation).closed
+        ?.explanation,
+    ).toBe(vertesiaCapabilities.edit.reason);
+    expect(questionPolicy(question({ source: vertesia }), NOW, situation).offer.missing).toBe(
+      vertesiaCapabilities.note,
+    );
+    expect(
+      questionPolicy(question({ source: bilby, ...answered }), NOW, situation).closed?.explanation,
+    ).toBe(bilbyCapabilities.edit.reason);
   });
 });

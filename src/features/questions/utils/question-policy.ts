@@ -1,5 +1,8 @@
 import { jsonText } from '@/lib/bounded-json';
 import type { Question, QuestionOrigin, QuestionStatus } from '../api/schemas';
+import { bilbyCapabilities } from '../sources/bilby/capabilities';
+import { allowed, refusal, type SourceCapabilities } from '../sources/types';
+import { vertesiaCapabilities } from '../sources/vertesia/capabilities';
 import type { StatusFilter } from './filters';
 import { answerText, isAskHuman, isNotApplicable } from './status';
 import { truncateText } from './text';
@@ -148,6 +151,16 @@ export const OVERDUE_EXPLANATION =
   'This question has expired: its time ran out, so it no longer takes answers and the agent has stopped waiting.';
 export const GONE_EXPLANATION = 'This question no longer exists on the server.';
 
+/**
+ * The time at the server that owns each question (each system has its own clock: a Vertesia ask
+ * expires by Vertesia's); a plain number where they all share one (tests, one system).
+ */
+export type QuestionNow = number | ((question: Question) => number);
+
+export function nowOf(question: Question, now: QuestionNow): number {
+  return typeof now === 'number' ? now : now(question);
+}
+
 export function isOverdue(question: Question, now: number): boolean {
   return question.status === 'pending' && question.expiresAt !== null && question.expiresAt <= now;
 }
@@ -158,26 +171,16 @@ export function displayStatus(question: Question, now: number): QuestionStatus {
 }
 
 /**
- * What each system lets a reviewer do besides answering: null where it can, else why not, in the
- * reviewer's words (the drawer says it where the action would be).
+ * What each system lets a reviewer do besides answering, with why not in the reviewer's words (the
+ * drawer says it where the action would be): the adapters' own capabilities.
  */
-export const sourceActions: Record<
+const sourceActions: Record<
   QuestionOrigin['kind'],
-  { edit: string | null; notApplicable: string | null; cancel: string | null; note: string | null }
+  Pick<SourceCapabilities, 'edit' | 'notApplicable' | 'cancel' | 'note'>
 > = {
-  reflexio: { edit: null, notApplicable: null, cancel: null, note: null },
-  vertesia: {
-    edit: 'Vertesia asks can only be answered: an answer cannot be changed once sent.',
-    notApplicable: 'Vertesia asks can only be answered',
-    cancel: 'Vertesia asks can only be answered',
-    note: 'Vertesia asks can only be answered: Vertesia has no “not applicable” and no cancel.',
-  },
-  bilby: {
-    edit: 'Bilby questions cannot be changed once answered: the agent has moved on.',
-    notApplicable: null,
-    cancel: 'Bilby has no way to cancel a question',
-    note: 'Bilby has no way to cancel a question; mark it not applicable instead.',
-  },
+  reflexio: { edit: allowed, notApplicable: allowed, cancel: allowed, note: null },
+  vertesia: vertesiaCapabilities,
+  bilby: bilbyCapabilities,
 };
 
 /** Which form and which buttons the drawer shows. */
@@ -241,9 +244,11 @@ export function questionPolicy(
     readOnly ??
     (gone ? GONE_EXPLANATION : isOverdue(question, now) ? OVERDUE_EXPLANATION : meta.closed);
   const can = sourceActions[question.source.kind];
+  const editRefused = refusal(can.edit);
   // A source that cannot change an answer closes the question once it is answered.
-  const editBlocked = (askHuman ? meta.form.askHuman : meta.form.otherTool) === 'edit' && can.edit;
-  const explanation = baseExplanation ?? (editBlocked && meta.closed === null ? can.edit : null);
+  const editBlocked =
+    (askHuman ? meta.form.askHuman : meta.form.otherTool) === 'edit' && editRefused !== null;
+  const explanation = baseExplanation ?? (editBlocked && meta.closed === null ? editRefused : null);
   const open = explanation === null;
   // Where the answer cannot be changed, a draft the reviewer still holds shows in the new-answer
   // form, read-only, so what they typed stays visible and copyable.
@@ -274,8 +279,8 @@ export function questionPolicy(
       // A closed question shows the form only to keep the reviewer's draft visible and copyable.
       mode: open || hasDraft ? form : null,
       closedReason: explanation,
-      canCancel: open && meta.cancel && can.cancel === null,
-      canMarkNotApplicable: open && askHuman && meta.notApplicable && can.notApplicable === null,
+      canCancel: open && meta.cancel && can.cancel.allowed,
+      canMarkNotApplicable: open && askHuman && meta.notApplicable && can.notApplicable.allowed,
       ...(open && can.note !== null ? { missing: can.note } : {}),
     }),
     finalResult: !askHuman && meta.closed === null && meta.form.otherTool === null,

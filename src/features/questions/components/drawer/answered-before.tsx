@@ -57,7 +57,9 @@ function Earlier({ answer, onUse }: { answer: EarlierAnswer; onUse: (text: strin
         </Text>
         <Group justify="space-between" gap="xs">
           <Text size="xs" c="dimmed">
-            {answer.at !== null && <TimeAgo at={answer.at} prefix="answered" />}
+            {answer.at !== null && (
+              <TimeAgo at={answer.at} prefix="answered" sourceKey={answer.question.source.id} />
+            )}
             {answer.question.status === 'superseded' ? ' · since replaced by a newer answer' : ''}
           </Text>
           <Button

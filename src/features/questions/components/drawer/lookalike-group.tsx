@@ -3,13 +3,13 @@ import { notifications } from '@mantine/notifications';
 import { useId, useMemo, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { TimeAgo } from '@/components/time-ago';
-import { useNow } from '@/lib/clock';
 import type { PromptAnswer, Question } from '../../api/schemas';
 import { useBulkRun } from '../../hooks/use-bulk-run';
 import { useDraft } from '../../hooks/use-drafts';
 import { useDrawerFlow } from '../../hooks/use-drawer-flow';
 import { useLookalikesInView } from '../../hooks/use-lookalikes';
 import { useKeys } from '../../hooks/use-shortcuts';
+import { useQuestionsNow } from '../../hooks/use-status-now';
 import { type BulkAction, type BulkOutcome, bulkActions, bulkSummary } from '../../utils/bulk';
 import { compareAsked } from '../../utils/lookalikes';
 import { questionPath, withoutGroup } from '../../utils/paths';
@@ -200,10 +200,12 @@ function Ask({ member, label }: { member: Question; label: string }) {
       <StatusBadge status={member.status} notApplicable={isNotApplicable(member)} />
       <Text span size="sm" c="dimmed">
         {member.userId ? `${member.userId} · ` : ''}
-        {member.createdAt !== null && <TimeAgo at={member.createdAt} prefix="asked" />}
+        {member.createdAt !== null && (
+          <TimeAgo at={member.createdAt} prefix="asked" sourceKey={member.source.id} />
+        )}
       </Text>
       {member.status === 'pending' && member.expiresAt !== null && (
-        <Countdown expiresAt={member.expiresAt} size="xs" />
+        <Countdown expiresAt={member.expiresAt} sourceId={member.source.id} size="xs" />
       )}
     </li>
   );
@@ -264,8 +266,7 @@ const triggers = {
 
 /** Not applicable and Cancel for every pending ask, after one confirmation naming how many. */
 export function LookalikeActions({ state, busy }: { state: LookalikeGroupState; busy: boolean }) {
-  const now = useNow(10_000);
-  const allowed = bulkActions(state.pending, now);
+  const allowed = bulkActions(state.pending, useQuestionsNow(10_000));
   const offered = (['not-applicable', 'cancel'] as const).filter((a) => allowed.includes(a));
   const idle = !busy && state.sending === null;
   useKeys(

@@ -149,7 +149,16 @@ function CurrentResult({ question }: { question: Question }) {
   );
 }
 
-function Timestamp({ at, none = '—' }: { at: number | null; none?: string }) {
+function Timestamp({
+  at,
+  sourceId,
+  none = '—',
+}: {
+  at: number | null;
+  /** Whose clock `at` is by (the question's source). */
+  sourceId: string;
+  none?: string;
+}) {
   if (at === null)
     return (
       <Text span c="dimmed">
@@ -158,7 +167,7 @@ function Timestamp({ at, none = '—' }: { at: number | null; none?: string }) {
     );
   return (
     <>
-      {formatExact(at)} (<TimeAgo at={at} />)
+      {formatExact(at)} (<TimeAgo at={at} sourceKey={sourceId} />)
     </>
   );
 }
@@ -263,7 +272,12 @@ export function QuestionDetail({ question, gone, readOnly, nextId, onOpen }: Que
         <StatusBadge status={policy.status} size="lg" notApplicable={isNotApplicable(question)} />
         {question.status === 'pending' &&
           (question.expiresAt !== null ? (
-            <Countdown expiresAt={question.expiresAt} createdAt={question.createdAt} size="md" />
+            <Countdown
+              expiresAt={question.expiresAt}
+              sourceId={question.source.id}
+              createdAt={question.createdAt}
+              size="md"
+            />
           ) : (
             <Text span c="dimmed">
               No deadline
@@ -422,19 +436,19 @@ export function QuestionDetail({ question, gone, readOnly, nextId, onOpen }: Que
             </dd>
             <dt>Asked</dt>
             <dd>
-              <Timestamp at={question.createdAt} />
+              <Timestamp at={question.createdAt} sourceId={question.source.id} />
             </dd>
             <dt>Expires</dt>
             <dd>
-              <Timestamp at={question.expiresAt} none="No deadline" />
+              <Timestamp at={question.expiresAt} sourceId={question.source.id} none="No deadline" />
             </dd>
             <dt>Resolved</dt>
             <dd>
-              <Timestamp at={question.resolvedAt} />
+              <Timestamp at={question.resolvedAt} sourceId={question.source.id} />
             </dd>
             <dt>Answer valid until</dt>
             <dd>
-              <Timestamp at={question.validUntil} />
+              <Timestamp at={question.validUntil} sourceId={question.source.id} />
             </dd>
             {question.supersededBy && (
               <>

@@ -1,8 +1,8 @@
 import { Button } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { LoadBoundary, lazyPart } from '@/components/load-boundary';
-import { useNow } from '@/lib/clock';
 import type { SelectionApi } from '../../hooks/use-selection';
+import { useQuestionsNow } from '../../hooks/use-status-now';
 import { type BulkAction, bulkActions } from '../../utils/bulk';
 import classes from './bulk-bar.module.css';
 
@@ -20,8 +20,7 @@ const labels: Record<BulkAction, string> = {
  */
 export function BulkBar({ selection, viewCount }: { selection: SelectionApi; viewCount: number }) {
   const count = selection.selected.length;
-  const now = useNow(10_000);
-  const actions = bulkActions(selection.selected, now);
+  const actions = bulkActions(selection.selected, useQuestionsNow(10_000));
   const [action, setAction] = useState<BulkAction | null>(null);
   // The questions the reviewer chose, as the confirmation names them: a refresh that drops one
   // from the view (someone else closed it) must not shrink what the reviewer is confirming.

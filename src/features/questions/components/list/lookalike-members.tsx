@@ -85,9 +85,11 @@ function Member({ member, label, group }: { member: Question; label: string; gro
       </a>
       <span id={metaId} className={classes.memberMeta}>
         {member.userId && <span className={classes.user}>{truncateText(member.userId, 80)}</span>}
-        {member.createdAt !== null && <TimeAgo at={member.createdAt} prefix="asked" />}
+        {member.createdAt !== null && (
+          <TimeAgo at={member.createdAt} prefix="asked" sourceKey={member.source.id} />
+        )}
         {member.status === 'pending' && member.expiresAt !== null && (
-          <Countdown expiresAt={member.expiresAt} size="xs" />
+          <Countdown expiresAt={member.expiresAt} sourceId={member.source.id} size="xs" />
         )}
       </span>
     </li>

@@ -72,7 +72,11 @@ export const QuestionRow = memo(function QuestionRow({
   const countdown =
     question.status === 'pending' &&
     (question.expiresAt !== null ? (
-      <Countdown expiresAt={question.expiresAt} createdAt={question.createdAt} />
+      <Countdown
+        expiresAt={question.expiresAt}
+        sourceId={question.source.id}
+        createdAt={question.createdAt}
+      />
     ) : (
       <span>no deadline</span>
     ));
@@ -168,7 +172,7 @@ export const QuestionRow = memo(function QuestionRow({
           </span>
         )}
         {(!compact || !countdown) && question.createdAt !== null && (
-          <TimeAgo at={question.createdAt} prefix="asked" />
+          <TimeAgo at={question.createdAt} prefix="asked" sourceKey={question.source.id} />
         )}
         {countdown}
         {!compact && summary !== null && (

@@ -1,5 +1,5 @@
 import { IconRefresh } from '@tabler/icons-react';
-import { useClock, useNow } from '@/lib/clock';
+import { useNow } from '@/lib/clock';
 import { formatDuration } from '@/lib/format-time';
 import classes from './refresh-indicator.module.css';
 
@@ -17,9 +17,8 @@ export function RefreshIndicator({
   failed,
   onRefresh,
 }: RefreshIndicatorProps) {
-  const clock = useClock();
-  // `updatedAt` is the browser's own time (React Query's), the clock shows the server's.
-  const now = useNow() + clock.skewMs();
+  // `updatedAt` is the browser's own time (React Query's), as is the page clock's `now`.
+  const now = useNow();
   const age = updatedAt > 0 ? Math.max(0, now - updatedAt) : null;
   const label =
     age === null

@@ -1,5 +1,5 @@
 import { useLayoutEffect, useMemo, useRef } from 'react';
-import { useClock } from '@/lib/clock';
+import { serverNow, useClock } from '@/lib/clock';
 import { formatDuration, formatExact } from '@/lib/format-time';
 import { urgency } from '../../utils/status';
 import classes from './countdown.module.css';
@@ -21,16 +21,20 @@ function read(
 }
 
 /**
- * "expires in 4m 12s", driven by the page's one shared clock. Each tick writes the new text into
+ * "expires in 4m 12s" by the clock of the question's own server, driven by the page's one shared
+ * clock. Each tick writes the new text into
  * the span directly: no React render of the row, and the span has a fixed size and is contained,
  * so the browser lays out and paints that span alone, not the list.
  */
 export function Countdown({
   expiresAt,
   createdAt = null,
+  sourceId,
   size = 'sm',
 }: {
   expiresAt: number;
+  /** The question's source (`question.source.id`): its server's clock decides. */
+  sourceId: string;
   /** When it was asked: a question near the end of a long life is urgent sooner (see urgency). */
   createdAt?: number | null;
   size?: 'xs' | 'sm' | 'md';
@@ -44,13 +48,13 @@ export function Countdown({
     const text = document.createTextNode('');
     span.replaceChildren(text);
     const update = () => {
-      const next = read(expiresAt, createdAt, clock.now());
+      const next = read(expiresAt, createdAt, serverNow(clock, sourceId));
       if (text.data !== next.text) text.data = next.text;
       if (span.dataset.urgency !== next.level) span.dataset.urgency = next.level;
     };
     update();
     return clock.subscribe(update);
-  }, [clock, expiresAt, createdAt]);
+  }, [clock, expiresAt, createdAt, sourceId]);
   // Rendered without children: the text node belongs to the effect, never to React.
   return <span ref={ref} className={`${classes.countdown} ${sizes[size]}`} title={title} />;
 }

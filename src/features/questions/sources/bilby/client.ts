@@ -1,6 +1,6 @@
 import { parseResponse } from '@/lib/api-client';
 import type { UnreadableRecord } from '../../api/schemas';
-import { SourceApiError, sendWire, type WireRequest } from '../http';
+import { type OnResponse, SourceApiError, sendWire, type WireRequest } from '../http';
 import type { SourceList, SourceQuestion } from '../types';
 import {
   acceptedSchema,
@@ -26,6 +26,8 @@ export interface BilbyClientOptions {
   sourceId: string;
   config: BilbyConfig;
   fetchImpl?: typeof fetch;
+  /** Told of every response: the server clock reads its `Date` header. */
+  onResponse?: OnResponse;
 }
 
 /** Conversations read at once after the list (browsers open about six connections a host). */
@@ -35,12 +37,13 @@ export const BUSY_MESSAGE =
   'The agent is still working on this conversation; try again in a moment.';
 
 /** Bilby as the portal assumes it (assumptions.ts): discover, read, answer or dismiss. */
-export function createBilbyClient({ sourceId, config, fetchImpl }: BilbyClientOptions) {
+export function createBilbyClient({ sourceId, config, fetchImpl, onResponse }: BilbyClientOptions) {
   const send = (request: WireRequest, signal?: AbortSignal) =>
     sendWire(request, {
       sourceKind: 'bilby',
       readError: readBilbyError,
       ...(fetchImpl ? { fetchImpl } : {}),
+      ...(onResponse ? { onResponse } : {}),
       ...(signal ? { signal } : {}),
     });
 

@@ -1,21 +1,7 @@
 import type { UnreadableRecord } from '../../api/schemas';
-import {
-  allowed,
-  notAllowed,
-  questionId,
-  type SourceCapabilities,
-  type SourcePrompt,
-  type SourceQuestion,
-} from '../types';
+import { questionId, type SourcePrompt, type SourceQuestion } from '../types';
 import { type ConversationDetail, type PendingCall, pendingCallSchema } from './assumptions';
-
-export const bilbyCapabilities: SourceCapabilities = {
-  answer: 'choices',
-  edit: notAllowed('Bilby questions cannot be changed once answered: the agent has moved on.'),
-  // Sent as `status: "dismissed"`.
-  notApplicable: allowed,
-  cancel: notAllowed('Bilby has no way to cancel a question; mark it not applicable instead.'),
-};
+import { bilbyCapabilities } from './capabilities';
 
 /** `<conversationId>:<toolCallId>`: a tool call id is only unique inside its conversation. */
 export function bilbyNativeId(conversationId: string, toolCallId: string): string {

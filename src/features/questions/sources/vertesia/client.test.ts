@@ -4,8 +4,8 @@ import { vertesiaDemoIds as ids } from '@mock/vertesia/seed';
 import { ApiError } from '@/lib/api-client';
 import { SourceApiError, sendWire } from '../http';
 import { mountedFetch } from '../test-support';
+import { VERTESIA_ONLY_ANSWERED } from './capabilities';
 import { createVertesiaClient } from './client';
-import { VERTESIA_ONLY_ANSWERED } from './map';
 import { readVertesiaError } from './wire';
 
 const NOW = Date.parse('2026-11-30T12:00:00.000Z');

@@ -1,5 +1,5 @@
 import { parseResponse } from '@/lib/api-client';
-import { SourceApiError, sendWire } from '../http';
+import { type OnResponse, SourceApiError, sendWire } from '../http';
 import type { SourceList, SourceQuestion } from '../types';
 import { mapAskList, mapPendingAsk } from './map';
 import {
@@ -15,15 +15,23 @@ export interface VertesiaClientOptions {
   sourceId: string;
   config: VertesiaConfig;
   fetchImpl?: typeof fetch;
+  /** Told of every response: the server clock reads its `Date` header. */
+  onResponse?: OnResponse;
 }
 
 /** Vertesia's pending asks: list (the whole project, no paging), get, resolve. */
-export function createVertesiaClient({ sourceId, config, fetchImpl }: VertesiaClientOptions) {
+export function createVertesiaClient({
+  sourceId,
+  config,
+  fetchImpl,
+  onResponse,
+}: VertesiaClientOptions) {
   const send = (request: ReturnType<typeof listAsksRequest>, signal?: AbortSignal) =>
     sendWire(request, {
       sourceKind: 'vertesia',
       readError: readVertesiaError,
       ...(fetchImpl ? { fetchImpl } : {}),
+      ...(onResponse ? { onResponse } : {}),
       ...(signal ? { signal } : {}),
     });
 

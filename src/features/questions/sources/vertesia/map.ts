@@ -1,21 +1,7 @@
 import type { UnreadableRecord } from '../../api/schemas';
-import {
-  notAllowed,
-  questionId,
-  type SourceCapabilities,
-  type SourceList,
-  type SourceQuestion,
-} from '../types';
+import { questionId, type SourceList, type SourceQuestion } from '../types';
+import { vertesiaCapabilities } from './capabilities';
 import { type PendingAsk, pendingAskSchema } from './wire';
-
-export const VERTESIA_ONLY_ANSWERED = 'Vertesia asks can only be answered';
-
-export const vertesiaCapabilities: SourceCapabilities = {
-  answer: 'texts',
-  edit: notAllowed(`${VERTESIA_ONLY_ANSWERED}: an answer cannot be changed once sent.`),
-  notApplicable: notAllowed(`${VERTESIA_ONLY_ANSWERED}: there is no "not applicable".`),
-  cancel: notAllowed(`${VERTESIA_ONLY_ANSWERED}: the agent's run decides when to stop asking.`),
-};
 
 export function mapPendingAsk(sourceId: string, ask: PendingAsk): SourceQuestion {
   const context: SourceQuestion['context'] = [];

@@ -1,0 +1,13 @@
+import { allowed, notAllowed, type SourceCapabilities } from '../types';
+
+const NO_CANCEL = 'Bilby has no way to cancel a question; mark it not applicable instead.';
+
+/** What Bilby lets a reviewer do, and why not: the drawer and the adapter both say these. */
+export const bilbyCapabilities = {
+  answer: 'choices',
+  edit: notAllowed('Bilby questions cannot be changed once answered: the agent has moved on.'),
+  // Sent as `status: "dismissed"`.
+  notApplicable: allowed,
+  cancel: notAllowed(NO_CANCEL),
+  note: NO_CANCEL,
+} satisfies SourceCapabilities;
