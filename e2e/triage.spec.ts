@@ -39,9 +39,9 @@ test('keyboard-only triage: shortcuts never land in an answer or a draft', async
   page,
   mock,
 }) => {
-  // A long journey (six questions, every step waits for the server): three times the usual time.
+  // A long journey (ten questions, every step waits for the server): three times the usual time.
   test.slow();
-  const ids = await askMany(mock, 6);
+  const ids = await askMany(mock, 10);
   await page.goto('questions');
   await expect(row(page, ids[0] as string)).toBeVisible();
   const box = () => drawer(page).getByRole('textbox', { name: 'Answer' });
@@ -97,7 +97,25 @@ test('keyboard-only triage: shortcuts never land in an answer or a draft', async
   await page.keyboard.press('Enter');
   await expectOpen(page, ids, 5);
 
-  // a goes to the box; 2 typed there is text; Esc twice closes the drawer.
+  // Esc leaves the box; 2 is the second quick answer ("No").
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('2');
+  await expect(box()).toHaveValue('No');
+  await page.keyboard.press('Control+Enter');
+  await expectOpen(page, ids, 6);
+  // Shortcut letters typed in the box are the answer, nothing else.
+  await expect(box()).toBeFocused();
+  await page.keyboard.type('n c x e');
+  await page.keyboard.press('Control+Enter');
+  await expectOpen(page, ids, 7);
+  for (const next of [8, 9]) {
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('1');
+    await page.keyboard.press('Control+Enter');
+    await expectOpen(page, ids, next);
+  }
+
+  // a goes to the box; Esc leaves it, Esc again closes the drawer.
   await page.keyboard.press('Escape');
   await page.keyboard.press('a');
   await expect(box()).toBeFocused();
@@ -112,7 +130,11 @@ test('keyboard-only triage: shortcuts never land in an answer or a draft', async
   expect(byId.get(ids[2] as string)?.result).toMatchObject({ not_applicable: true });
   expect(byId.get(ids[3] as string)?.status).toBe('pending');
   expect(byId.get(ids[4] as string)?.status).toBe('cancelled');
-  expect(byId.get(ids[5] as string)?.status).toBe('pending');
+  expect(byId.get(ids[5] as string)?.result).toEqual({ answer: 'No' });
+  expect(byId.get(ids[6] as string)?.result).toEqual({ answer: 'n c x e' });
+  expect(byId.get(ids[7] as string)?.result).toEqual({ answer: 'Yes' });
+  expect(byId.get(ids[8] as string)?.result).toEqual({ answer: 'Yes' });
+  expect(byId.get(ids[9] as string)?.status).toBe('pending');
   // No draft holds a shortcut letter (or anything: nothing was left typed).
   expect(await draftTexts(page)).toEqual([]);
 });

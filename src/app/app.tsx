@@ -71,7 +71,11 @@ export function App({
   }));
   return (
     <AppProviders config={config} services={services} shell={shell} clock={clock}>
-      <BrowserRouter basename={basenameOf(baseUrl)}>
+      {/* A navigation renders at the priority of what caused it: a click on a row renders the
+          question in one pass, not in 5 ms slices of a transition with frames between them
+          (click → drawer painted). Lazily loaded parts are preloaded and render without
+          suspending (lazyPart), so no fallback flashes in between. */}
+      <BrowserRouter basename={basenameOf(baseUrl)} useTransitions={false}>
         <AppRoutes />
       </BrowserRouter>
     </AppProviders>
