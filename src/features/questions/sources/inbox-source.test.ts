@@ -232,6 +232,25 @@ describe('one inbox across Reflexio, Vertesia and Bilby', () => {
     expect(await source.get(id)).toMatchObject({ status: 'resolved', result: { answer: summary } });
   });
 
+  it('remembers only the newest Bilby questions answered here', async () => {
+    const mock = createBilbyMock({ clock: createManualClock(NOW), latencyMs: 0 });
+    closers.push(mock.close);
+    const only = createBilbySource(
+      bilby,
+      { apiBaseUrl: `${ORIGIN}/bilby/api/v1`, organizationId: BILBY_ORGANIZATION_ID },
+      mountedFetch(mock.app, '/bilby'),
+      () => NOW,
+      1,
+    );
+    // A member source: ids without the inbox's source prefix.
+    const database = `${bilbyDemoIds.database}:${bilbyDemoIds.databaseCall}`;
+    const naming = `${bilbyDemoIds.naming}:${bilbyDemoIds.namingCall}`;
+    await only.markNotApplicable(database, {});
+    await only.markNotApplicable(naming, {});
+    expect(await only.get(naming)).toMatchObject({ status: 'resolved' });
+    await expect(only.get(database)).rejects.toMatchObject({ kind: 'not-found' });
+  });
+
   it('a Bilby answer refused while the agent works is a "busy" error with the words for it', async () => {
     const { source } = setup();
     const id = `bilby:${bilbyDemoIds.busy}:${bilbyDemoIds.busyCall}`;

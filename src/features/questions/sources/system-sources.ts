@@ -120,12 +120,15 @@ export function createVertesiaSource(
  * answered; the next one drops it.
  */
 export const BILBY_KEEP_SENT_MS = 5_000;
+/** How many of them the drawer can still show after that ("answered here"), the newest kept. */
+export const BILBY_SENT_REMEMBERED = 200;
 
 export function createBilbySource(
   origin: QuestionOrigin,
   config: Timed<BilbyConfig>,
   fetchImpl?: typeof fetch,
   now: () => number = Date.now,
+  remembered = BILBY_SENT_REMEMBERED,
 ): QuestionSource {
   const client = createBilbyClient({
     sourceId: origin.id,
@@ -159,7 +162,13 @@ export function createBilbySource(
       result: notApplicable ? { answer: summary, not_applicable: true } : { answer: summary },
       busy: false,
     };
+    sent.delete(question.nativeId);
     sent.set(question.nativeId, { question: record, at });
+    // A page left open for days answers many: the oldest are forgotten (a Map keeps its order).
+    for (const old of sent.keys()) {
+      if (sent.size <= remembered) break;
+      sent.delete(old);
+    }
     return record;
   };
   return {
