@@ -179,3 +179,18 @@ test('answer and next: on by default, off when the reviewer says so, remembered'
   await expect(drawer(page).getByTestId('current-answer')).toHaveText('Yes');
   await expectOpen(page, ids, 1);
 });
+
+test('j pressed twice in a row steps twice, however fast', async ({ page, mock }) => {
+  const ids = await askMany(mock, 4);
+  await page.goto(`questions/${ids[0]}`);
+  await expectOpen(page, ids, 0);
+  await expect(row(page, ids[3] as string)).toBeAttached();
+  // Two key presses with nothing awaited between them: each renders before the next arrives.
+  await Promise.all([page.keyboard.press('j'), page.keyboard.press('j')]);
+  await expectOpen(page, ids, 2);
+  await page.keyboard.down('k');
+  await page.keyboard.up('k');
+  await page.keyboard.down('k');
+  await page.keyboard.up('k');
+  await expectOpen(page, ids, 0);
+});
