@@ -53,14 +53,18 @@ test('a conflict on submit (409) explains what the question now is and keeps the
 });
 
 test('the question expires while I type: it says so and keeps my text', async ({ page, mock }) => {
+  // Time enough to open it and type on a loaded machine (at 6 s, a CI run once found it expired
+  // before the box could be filled); the countdown then runs out while the text is there.
   const asked = await mock.ask({
     question: 'E2E: which rollout ring first?',
-    expires_in_seconds: 6,
+    expires_in_seconds: 20,
   });
   await page.goto(`questions/${asked.id}`);
   const box = drawer(page).getByRole('textbox', { name: 'Answer' });
   await box.fill('Ring 0, the internal tenants');
-  await expect(drawer(page).getByText(/This question has expired/)).toBeVisible({ timeout: 9_000 });
+  await expect(drawer(page).getByText(/This question has expired/)).toBeVisible({
+    timeout: 25_000,
+  });
   await expect(box).toHaveValue('Ring 0, the internal tenants');
   await expect(box).toHaveAttribute('readonly', '');
   await expect(drawer(page).getByRole('button', { name: 'Copy text' })).toBeVisible();
