@@ -307,3 +307,42 @@ test('a Bilby question answered here stays in the list as answered until the nex
   await expect(question.getByText('Name: ledger')).toBeVisible();
   await expect(row(page, namingId)).toContainText('Resolved');
 });
+
+test('a Bilby question asked twice in one conversation is answered once, both calls in one request', async ({
+  page,
+  request,
+  mock,
+}) => {
+  const replica = {
+    question: 'Which region should the read replica go to?',
+    header: 'Region',
+    options: [
+      { label: 'eu-west', description: 'Ireland' },
+      { label: 'us-east', description: 'Virginia' },
+    ],
+    multiSelect: false,
+  };
+  const created = (await control(request, mock.tenant, 'bilby', 'POST', 'conversations', {
+    title: 'Replica placement',
+    pending: [{ questions: [replica] }, { questions: [replica] }],
+  })) as { conversation: { id: string; pendingQuestions: { toolCallId: string }[] } };
+  const { id: conversationId, pendingQuestions } = created.conversation;
+  await page.goto('questions?q=read+replica');
+  const group = page
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('button', { name: 'Show 2 asks' }) });
+  await group.getByRole('link', { name: replica.question }).click();
+  const panel = drawer(page);
+  await expect(panel.getByText('asked 2 times in the same conversation')).toBeVisible();
+  await panel.getByRole('radio', { name: 'eu-west' }).check();
+  await panel.getByRole('button', { name: 'Answer', exact: true }).click();
+  await expect(panel.getByRole('status').filter({ hasText: 'Answered 2 of 2.' })).toBeVisible();
+  // One by one, the second would have been refused while the agent's turn ran (409).
+  const answered = await bilbyAnswered(request, mock.tenant, conversationId);
+  expect(answered.map((a) => a.toolCallId).sort()).toEqual(
+    pendingQuestions.map((p) => p.toolCallId).sort(),
+  );
+  for (const output of answered) {
+    expect(output).toMatchObject({ output: { status: 'answered', summary: 'Region: eu-west' } });
+  }
+});

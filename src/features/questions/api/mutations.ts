@@ -5,9 +5,9 @@ import { readDraft, removeDraft } from '../utils/draft-store';
 import { findCachedQuestion, forgetQuestion, writeQuestion } from './cache';
 import { ACTION_KEY, questionKeys } from './queries';
 import { NOT_APPLICABLE_ANSWER, type PromptAnswer, type Question } from './schemas';
-import { type QuestionSource, useQuestionSource } from './source';
+import { type QuestionSource, type SentTogether, useQuestionSource } from './source';
 
-interface ActionVars {
+interface ActionVars extends SentTogether {
   id: string;
   /**
    * The text in the answer box when it was sent. On success its draft is removed, unless the
@@ -88,8 +88,13 @@ export interface ResolveVars extends ActionVars {
 export function useResolveQuestion() {
   return useQuestionAction<ResolveVars>({
     kind: 'resolve',
-    send: (source, { id, result, validForSeconds, answers }) =>
-      source.resolve(id, { result, validForSeconds, ...(answers ? { answers } : {}) }),
+    send: (source, { id, result, validForSeconds, answers, together }) =>
+      source.resolve(id, {
+        result,
+        validForSeconds,
+        ...(answers ? { answers } : {}),
+        ...(together ? { together } : {}),
+      }),
     optimistic: (question, { result }, now) => resolvedNow(question, result, now),
   });
 }
@@ -116,7 +121,8 @@ export interface NotApplicableVars extends ActionVars {
 export function useMarkNotApplicable() {
   return useQuestionAction<NotApplicableVars>({
     kind: 'not-applicable',
-    send: (source, { id, validForSeconds }) => source.markNotApplicable(id, { validForSeconds }),
+    send: (source, { id, validForSeconds, together }) =>
+      source.markNotApplicable(id, { validForSeconds, ...(together ? { together } : {}) }),
     optimistic: (question, _vars, now) =>
       resolvedNow(question, { answer: NOT_APPLICABLE_ANSWER, not_applicable: true }, now),
   });

@@ -6,7 +6,16 @@ export interface ListParams {
   limit: number;
 }
 
-export interface ResolveInput {
+/**
+ * Part of a bulk action or a look-alike group: the ids of the questions sent along with this one
+ * (itself included) when its system takes them in one request (see `sendingUnits`). The system
+ * holds this one until the others have come, then sends them together.
+ */
+export interface SentTogether {
+  together?: readonly string[];
+}
+
+export interface ResolveInput extends SentTogether {
   /** The answer as one record (`{answer}` for a text answer); what Reflexio stores. */
   result: Record<string, unknown>;
   validForSeconds?: number;
@@ -32,7 +41,10 @@ export interface QuestionSource {
   get(id: string, signal?: AbortSignal): Promise<Question>;
   resolve(id: string, input: ResolveInput): Promise<Question>;
   updateAnswer(id: string, input: AnswerInput): Promise<Question>;
-  markNotApplicable(id: string, input: { validForSeconds?: number }): Promise<Question>;
+  markNotApplicable(
+    id: string,
+    input: { validForSeconds?: number } & SentTogether,
+  ): Promise<Question>;
   cancel(id: string): Promise<Question>;
 }
 

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useCancelQuestion, useMarkNotApplicable, useResolveQuestion } from '../api/mutations';
 import type { PromptAnswer, Question } from '../api/schemas';
 import type { BulkAction, BulkOutcome } from '../utils/bulk';
+import { sendingUnits } from '../utils/question-policy';
 
 export interface BulkRunOptions {
   /** The answer, for `answer`. */
@@ -14,42 +15,71 @@ export interface BulkRunOptions {
 }
 
 /**
- * One request per question, in turn, never again on its own: the bulk bar's actions and a
- * look-alike group's. Resolves with the failures (the question and why).
+ * Requests under way at once. A few, not all: a bulk action on 200 questions should not queue 200
+ * requests behind the list's next refresh, nor look like a burst to the server.
+ */
+export const BULK_CONCURRENCY = 4;
+
+/**
+ * One request per question (per set of questions, where their system takes several in one; see
+ * `sendingUnits`), a few at a time, never again on their own: the bulk bar's actions and a
+ * look-alike group's. Resolves with the failures (the question and why), in the batch's order.
  */
 export function useBulkRun() {
   const [progress, setProgress] = useState(0);
   const notApplicable = useMarkNotApplicable();
   const cancel = useCancelQuestion();
   const resolve = useResolveQuestion();
+  const send = (
+    action: BulkAction,
+    question: Question,
+    together: readonly string[] | undefined,
+    options: BulkRunOptions,
+  ) => {
+    const { id } = question;
+    const joint = together ? { together } : {};
+    if (action === 'not-applicable') return notApplicable.mutateAsync({ id, ...joint });
+    if (action === 'cancel') return cancel.mutateAsync({ id });
+    return resolve.mutateAsync({
+      id,
+      ...joint,
+      result: { answer: options.answer ?? '' },
+      ...(options.answers ? { answers: options.answers } : {}),
+      ...(options.validForSeconds === undefined
+        ? {}
+        : { validForSeconds: options.validForSeconds }),
+      ...(options.draft?.id === id ? { draftText: options.draft.text } : {}),
+    });
+  };
   const run = async (
     action: BulkAction,
     batch: readonly Question[],
     options: BulkRunOptions = {},
   ): Promise<BulkOutcome[]> => {
     setProgress(0);
-    const failed: BulkOutcome[] = [];
-    for (const question of batch) {
-      const { id } = question;
-      try {
-        if (action === 'not-applicable') await notApplicable.mutateAsync({ id });
-        else if (action === 'cancel') await cancel.mutateAsync({ id });
-        else
-          await resolve.mutateAsync({
-            id,
-            result: { answer: options.answer ?? '' },
-            ...(options.answers ? { answers: options.answers } : {}),
-            ...(options.validForSeconds === undefined
-              ? {}
-              : { validForSeconds: options.validForSeconds }),
-            ...(options.draft?.id === id ? { draftText: options.draft.text } : {}),
-          });
-      } catch (error) {
-        failed.push({ question, error });
+    const errors = new Map<Question, unknown>();
+    const units = sendingUnits(batch);
+    let next = 0;
+    const worker = async () => {
+      while (next < units.length) {
+        const unit = units[next++] as Question[];
+        const together = unit.length > 1 ? unit.map((q) => q.id) : undefined;
+        await Promise.all(
+          unit.map(async (question) => {
+            try {
+              await send(action, question, together, options);
+            } catch (error) {
+              errors.set(question, error);
+            }
+            setProgress((done) => done + 1);
+          }),
+        );
       }
-      setProgress((done) => done + 1);
-    }
-    return failed;
+    };
+    await Promise.all(Array.from({ length: Math.min(BULK_CONCURRENCY, units.length) }, worker));
+    return batch.flatMap((question) =>
+      errors.has(question) ? [{ question, error: errors.get(question) }] : [],
+    );
   };
   return { run, progress };
 }

@@ -1,6 +1,6 @@
 import { ApiError, isApiError, isSignedOut } from '@/lib/api-client';
 import type { Question, QuestionList, QuestionOrigin, SourceFailure } from '../api/schemas';
-import type { ListParams, QuestionSource } from '../api/source';
+import type { ListParams, QuestionSource, SentTogether } from '../api/source';
 import { type InboxMember, inboxIdentity } from './lazy-source';
 
 export type { InboxMember } from './lazy-source';
@@ -53,10 +53,17 @@ export function createInboxSource(members: readonly InboxMember[]): QuestionSour
   }
 
   const act =
-    <I>(call: (source: QuestionSource, id: string, input: I) => Promise<Question>) =>
+    <I extends SentTogether>(
+      call: (source: QuestionSource, id: string, input: I) => Promise<Question>,
+    ) =>
     async (id: string, input: I) => {
       const { member, nativeId } = route(id);
-      return outward(member, await call(member.source, nativeId, input));
+      // The questions sent along with it are the same system's: in its own ids too.
+      const together = input.together?.map((other) => route(other).nativeId);
+      return outward(
+        member,
+        await call(member.source, nativeId, together ? { ...input, together } : input),
+      );
     };
 
   // Each source's last list per query, shown (marked stale) while that source fails.
@@ -110,7 +117,10 @@ export function createInboxSource(members: readonly InboxMember[]): QuestionSour
       return outward(member, await member.source.get(nativeId, signal));
     },
     resolve: act((source, id, input) => source.resolve(id, input)),
-    updateAnswer: act((source, id, input) => source.updateAnswer(id, input)),
+    updateAnswer: async (id, input) => {
+      const { member, nativeId } = route(id);
+      return outward(member, await member.source.updateAnswer(nativeId, input));
+    },
     markNotApplicable: act((source, id, input) => source.markNotApplicable(id, input)),
     cancel: async (id) => {
       const { member, nativeId } = route(id);

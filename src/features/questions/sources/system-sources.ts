@@ -153,6 +153,19 @@ export function createBilbySource(
     }
     return found;
   }
+  /** What must be read before sending; when it fails, the rest of the batch goes without this one. */
+  async function beforeSending<T>(
+    id: string,
+    together: readonly string[] | undefined,
+    read: () => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await read();
+    } catch (error) {
+      if (together) client.withdraw(id);
+      throw error;
+    }
+  }
   const remember = (question: SourceQuestion, summary: string, notApplicable = false): Question => {
     const at = now();
     const record: Question = {
@@ -199,15 +212,17 @@ export function createBilbySource(
       }
     },
     async resolve(id, input) {
-      const question = await find(id);
-      const answers = promptAnswers(question, input);
-      await client.answer(question, answers);
+      const { question, answers } = await beforeSending(id, input.together, async () => {
+        const found = await find(id);
+        return { question: found, answers: promptAnswers(found, input) };
+      });
+      await client.answer(question, answers, input.together);
       return remember(question, buildBilbySummary(question.prompts, answers));
     },
     updateAnswer: () => cannot(origin, bilbyCapabilities.edit.reason),
-    async markNotApplicable(id) {
-      const question = await find(id);
-      await client.dismiss(question);
+    async markNotApplicable(id, input) {
+      const question = await beforeSending(id, input.together, () => find(id));
+      await client.dismiss(question, input.together);
       return remember(question, DISMISSED_SUMMARY, true);
     },
     cancel: () => cannot(origin, bilbyCapabilities.cancel.reason),

@@ -33,6 +33,12 @@ export interface SourceCapabilities {
   cancel: Capability;
   /** What the drawer says, while a question is open, of the actions it does not offer. */
   note: string | null;
+  /**
+   * Questions with the same asker go to the system in one request when they are acted on together
+   * (a bulk action, a look-alike group): Bilby refuses a second request to a conversation while
+   * the turn the first one started is running.
+   */
+  sendsTogether?: 'asker';
 }
 
 /** One question inside a source question (a Vertesia ask or a Bilby tool call holds several). */

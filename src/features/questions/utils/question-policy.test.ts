@@ -19,6 +19,7 @@ import {
   type QuestionSituation,
   questionPolicy,
   questionVersion,
+  sendingUnits,
   statusMeta,
 } from './question-policy';
 
@@ -367,5 +368,30 @@ describe('what each source lets the drawer offer', () => {
     expect(
       questionPolicy(question({ source: bilby, ...answered }), NOW, situation).closed?.explanation,
     ).toBe(bilbyCapabilities.edit.reason);
+  });
+});
+
+describe('sendingUnits', () => {
+  const bilby = { id: 'bilby', kind: 'bilby', label: 'Bilby' } as const;
+  const vertesia = { id: 'vertesia', kind: 'vertesia', label: 'Vertesia' } as const;
+
+  it('one request per question, except a Bilby conversation’s calls, which go together', () => {
+    const batch = [
+      question({ id: 'r1', asker: 'agent-a' }),
+      question({ id: 'c1:t1', source: bilby, asker: 'c1' }),
+      question({ id: 'v1', source: vertesia, asker: 'agent-a' }),
+      question({ id: 'c2:t1', source: bilby, asker: 'c2' }),
+      question({ id: 'r2', asker: 'agent-a' }),
+      question({ id: 'c1:t2', source: bilby, asker: 'c1' }),
+      question({ id: 'v2', source: vertesia, asker: 'agent-a' }),
+    ];
+    expect(sendingUnits(batch).map((unit) => unit.map((q) => q.id))).toEqual([
+      ['r1'],
+      ['c1:t1', 'c1:t2'],
+      ['v1'],
+      ['c2:t1'],
+      ['r2'],
+      ['v2'],
+    ]);
   });
 });

@@ -176,12 +176,29 @@ export function displayStatus(question: Question, now: number): QuestionStatus {
  */
 const sourceActions: Record<
   QuestionOrigin['kind'],
-  Pick<SourceCapabilities, 'edit' | 'notApplicable' | 'cancel' | 'note'>
+  Pick<SourceCapabilities, 'edit' | 'notApplicable' | 'cancel' | 'note' | 'sendsTogether'>
 > = {
   reflexio: { edit: allowed, notApplicable: allowed, cancel: allowed, note: null },
   vertesia: vertesiaCapabilities,
   bilby: bilbyCapabilities,
 };
+
+/**
+ * Which of `questions` their systems take in one request when acted on together (see
+ * `SourceCapabilities.sendsTogether`), in the order they were given: one set per request.
+ */
+export function sendingUnits(questions: readonly Question[]): Question[][] {
+  const units = new Map<string, Question[]>();
+  for (const question of questions) {
+    const { source, asker } = question;
+    const together = sourceActions[source.kind].sendsTogether === 'asker' && asker !== null;
+    const key = together ? `${source.id}\u0000${asker}` : `\u0001${question.id}`;
+    const unit = units.get(key);
+    if (unit) unit.push(question);
+    else units.set(key, [question]);
+  }
+  return [...units.values()];
+}
 
 /** Which form and which buttons the drawer shows. */
 export interface Offer {

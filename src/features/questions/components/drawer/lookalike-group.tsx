@@ -89,7 +89,7 @@ export interface LookalikeGroupState {
   /** Every ask, as the freshest list has it. */
   members: Question[];
   pending: Question[];
-  /** Answers every pending ask with one text, one request each. */
+  /** Answers every pending ask with one text (see useBulkRun). */
   answer: (vars: GroupAnswer) => void;
   /** How many are being sent, while they are. */
   sending: number | null;
@@ -211,6 +211,13 @@ function Ask({ member, label }: { member: Question; label: string }) {
   );
 }
 
+/** Where a group's asks came from (the look-alike rule's "same scope or asker", lookalikes.ts). */
+const WHERE_ASKED: Record<Question['source']['kind'], string> = {
+  reflexio: 'in the same scope',
+  vertesia: 'by the same agent',
+  bilby: 'in the same conversation',
+};
+
 /** "3 asks": the group's members, how sending goes, and what came of it. */
 export function LookalikeAsks({ state }: { state: LookalikeGroupState }) {
   const { members, pending, sending, progress, outcome } = state;
@@ -223,10 +230,13 @@ export function LookalikeAsks({ state }: { state: LookalikeGroupState }) {
           {count} asks
         </Title>
         <Text size="sm" c="dimmed">
-          The same question, asked {count} times in the same scope.{' '}
-          {pending.length > 0
-            ? `Answer sends the answer to each of the ${pending.length} pending, one request each.`
-            : 'None of them is pending any more.'}
+          The same question, asked {count} times{' '}
+          {WHERE_ASKED[members[0]?.source.kind ?? 'reflexio']}.{' '}
+          {pending.length === 0
+            ? 'None of them is pending any more.'
+            : pending.length === 1
+              ? 'Answer sends the answer to the one still pending.'
+              : `Answer sends the answer to all ${pending.length} still pending.`}
         </Text>
         <ul className={classes.asks} aria-label={`${count} asks`}>
           {members.map((member, index) => (

@@ -10,4 +10,6 @@ export const bilbyCapabilities = {
   notApplicable: allowed,
   cancel: notAllowed(NO_CANCEL),
   note: NO_CANCEL,
+  // One request per conversation: a second one is a 409 while the turn the first started runs.
+  sendsTogether: 'asker',
 } satisfies SourceCapabilities;

@@ -137,6 +137,69 @@ describe('Bilby adapter against the mock', () => {
     await client.answer(busy, choices);
   });
 
+  describe('a conversation’s calls acted on together (a bulk action, a look-alike group)', () => {
+    const both = [
+      bilbyNativeId(ids.twoCalls, ids.twoCallsFirst),
+      bilbyNativeId(ids.twoCalls, ids.twoCallsSecond),
+    ];
+    async function twoCalls(client: ReturnType<typeof setup>['client']) {
+      const { questions } = await client.list();
+      return [
+        find(questions, ids.twoCalls, ids.twoCallsFirst),
+        find(questions, ids.twoCalls, ids.twoCallsSecond),
+      ] as const;
+    }
+    const posts = (requests: string[]) => requests.filter((r) => r.startsWith('POST'));
+
+    it('one by one, the second is refused while the turn the first started runs', async () => {
+      const { client } = setup({ runAfterAnswerMs: 3000 });
+      const [first, second] = await twoCalls(client);
+      await client.dismiss(first);
+      expect(await failure(client.dismiss(second))).toMatchObject({ kind: 'busy' });
+    });
+
+    it('together, they go in one request once both have come, and both are taken', async () => {
+      const { client, requests } = setup({ runAfterAnswerMs: 3000 });
+      const [first, second] = await twoCalls(client);
+      requests.length = 0;
+      const sent = client.dismiss(first, both);
+      // The first waits for the second.
+      await Promise.resolve();
+      expect(posts(requests)).toEqual([]);
+      await Promise.all([sent, client.dismiss(second, both)]);
+      expect(posts(requests)).toHaveLength(1);
+      expect((await client.conversation(ids.twoCalls)).questions).toEqual([]);
+    });
+
+    it('one answered elsewhere meanwhile fails as not found; the other is sent without it', async () => {
+      const { client, control, requests } = setup({ runAfterAnswerMs: 3000 });
+      const [first, second] = await twoCalls(client);
+      await control(`conversations/${ids.twoCalls}/tool-calls/${ids.twoCallsFirst}/answer`);
+      requests.length = 0;
+      const [a, b] = await Promise.allSettled([
+        client.dismiss(first, both),
+        client.dismiss(second, both),
+      ]);
+      expect(a).toMatchObject({ status: 'rejected', reason: { kind: 'not-found' } });
+      expect(b.status).toBe('fulfilled');
+      // The refused request, a read of the conversation, the second call alone.
+      expect(requests.map((r) => r.split('?')[0])).toEqual([
+        `POST ${ROOT}conversations/${ids.twoCalls}/tool-outputs`,
+        `GET ${ROOT}conversations/${ids.twoCalls}`,
+        `POST ${ROOT}conversations/${ids.twoCalls}/tool-outputs`,
+      ]);
+    });
+
+    it('one that fails before sending is withdrawn: the other goes at once', async () => {
+      const { client } = setup({ runAfterAnswerMs: 3000 });
+      const [first] = await twoCalls(client);
+      const sent = client.dismiss(first, both);
+      client.withdraw(both[1] as string);
+      await sent;
+      expect((await client.conversation(ids.twoCalls)).questions).toHaveLength(1);
+    });
+  });
+
   it('answered elsewhere: not-found with Bilby’s words', async () => {
     const { client, control } = setup();
     const naming = find((await client.list()).questions, ids.naming, ids.namingCall);

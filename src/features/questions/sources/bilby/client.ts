@@ -11,6 +11,7 @@ import {
   readBilbyError,
   type ToolOutput,
 } from './assumptions';
+import { createJointOutputs, type Output } from './joint-outputs';
 import { mapConversation, parseBilbyNativeId } from './map';
 import {
   type BilbyConfig,
@@ -52,8 +53,9 @@ export function createBilbyClient({ sourceId, config, fetchImpl, onResponse }: B
     return parseResponse(conversationDetailSchema, await send(request, signal), request);
   }
 
-  async function post(conversationId: string, toolCallId: string, output: ToolOutput) {
-    const request = toolOutputsRequest(config, conversationId, [{ toolCallId, output }]);
+  /** One request; a 409 is a SourceApiError of kind "busy" with the busy message. */
+  async function postOnce(conversationId: string, outputs: readonly Output[]) {
+    const request = toolOutputsRequest(config, conversationId, [...outputs]);
     try {
       parseResponse(acceptedSchema, await send(request), request);
     } catch (error) {
@@ -71,6 +73,46 @@ export function createBilbyClient({ sourceId, config, fetchImpl, onResponse }: B
       }
       throw error;
     }
+  }
+
+  const joint = createJointOutputs(async (conversationId, outputs) => {
+    try {
+      await postOnce(conversationId, outputs);
+      return new Map();
+    } catch (error) {
+      if (outputs.length < 2 || !(error instanceof SourceApiError) || error.kind !== 'not-found') {
+        throw error;
+      }
+      // Bilby refuses the whole request when one of its calls was answered elsewhere meanwhile:
+      // that one fails as "not found"; the others are sent without it, once.
+      const { pendingQuestions } = await conversation(conversationId);
+      const still = new Set(
+        pendingQuestions.map((call) => (call as { toolCallId?: unknown } | null)?.toolCallId),
+      );
+      const failures = new Map<string, unknown>();
+      for (const { toolCallId } of outputs) {
+        if (!still.has(toolCallId)) failures.set(toolCallId, error);
+      }
+      if (failures.size === 0) throw error;
+      const rest = outputs.filter(({ toolCallId }) => still.has(toolCallId));
+      if (rest.length > 0) {
+        try {
+          await postOnce(conversationId, rest);
+        } catch (restError) {
+          for (const { toolCallId } of rest) failures.set(toolCallId, restError);
+        }
+      }
+      return failures;
+    }
+  });
+
+  function post(question: SourceQuestion, output: ToolOutput, together?: readonly string[]) {
+    const { conversationId, toolCallId } = parseBilbyNativeId(question.nativeId);
+    const calls = (together ?? [])
+      .map(parseBilbyNativeId)
+      .filter((other) => other.conversationId === conversationId)
+      .map((other) => other.toolCallId);
+    return joint.post(conversationId, toolCallId, output, calls);
   }
 
   return {
@@ -135,16 +177,27 @@ export function createBilbyClient({ sourceId, config, fetchImpl, onResponse }: B
       return mapConversation(sourceId, await conversation(conversationId, signal));
     },
 
-    /** 202 resolves; a 409 is a SourceApiError of kind "busy" with the busy message. */
-    async answer(question: SourceQuestion, choices: readonly Choice[]): Promise<void> {
-      const { conversationId, toolCallId } = parseBilbyNativeId(question.nativeId);
-      await post(conversationId, toolCallId, buildAnswerOutput(question.prompts, choices));
+    /**
+     * 202 resolves; a 409 is a SourceApiError of kind "busy" with the busy message. With
+     * `together` (native ids of the same batch), the conversation's calls go in one request.
+     */
+    answer(
+      question: SourceQuestion,
+      choices: readonly Choice[],
+      together?: readonly string[],
+    ): Promise<void> {
+      return post(question, buildAnswerOutput(question.prompts, choices), together);
     },
 
     /** "Not applicable", sent as `status: "dismissed"`. */
-    async dismiss(question: SourceQuestion): Promise<void> {
-      const { conversationId, toolCallId } = parseBilbyNativeId(question.nativeId);
-      await post(conversationId, toolCallId, buildDismissOutput());
+    dismiss(question: SourceQuestion, together?: readonly string[]): Promise<void> {
+      return post(question, buildDismissOutput(), together);
+    },
+
+    /** A question of a batch failed before it was sent: the others go without it. */
+    withdraw(nativeId: string): void {
+      const { conversationId, toolCallId } = parseBilbyNativeId(nativeId);
+      joint.withdraw(conversationId, toolCallId);
     },
   };
 }
