@@ -31,7 +31,14 @@ import {
   type SoakResult,
   warmUp,
 } from '../bench/measure.ts';
-import { budgetsTable, type Figure, figuresTable, judgeAll, stat } from '../bench/report.ts';
+import {
+  budgetsTable,
+  type Figure,
+  figuresTable,
+  judgeAll,
+  stat,
+  type Verdict,
+} from '../bench/report.ts';
 import { measureScale, SCALE_COUNTS, type ScaleResult } from '../bench/scale.ts';
 import { PENDING_COUNT, seedBenchTenant } from '../bench/seed.ts';
 import { FLOOR_PATH, startBenchServer } from '../bench/server.ts';
@@ -219,21 +226,35 @@ const triageOptions = {
   log,
 };
 
-if (triageOnly) {
+/**
+ * A `--…-only` run: one scenario measured and printed under its own header, its budgets judged
+ * (exit 1 with --strict when one fails), then the browser and the server closed and the process
+ * ended. `verdictNotes` prints each verdict's note under the table.
+ */
+async function runOnly<T extends { verdicts: Verdict[]; problems?: string[] }>(
+  title: string,
+  measure: () => Promise<T>,
+  report: (result: T) => string,
+  { verdictNotes = true } = {},
+): Promise<never> {
   let code = 0;
   try {
-    const triage = await measureTriageFigure(triageOptions);
+    const result = await measure();
+    const problems = result.problems ?? [];
     console.log(
       [
-        `Questions Inbox benchmark, triage only: Chromium ${chromiumVersion} headless, ${os.cpus().length} CPUs, commit ${git('rev-parse', '--short', 'HEAD') ?? '?'}${git('status', '--porcelain') ? ' + local changes' : ''}`,
+        `Questions Inbox benchmark, ${title} only: Chromium ${chromiumVersion} headless, ${os.cpus().length} CPUs, commit ${git('rev-parse', '--short', 'HEAD') ?? '?'}${git('status', '--porcelain') ? ' + local changes' : ''}`,
         '',
-        describeTriage(triage),
+        report(result),
         '',
-        budgetsTable(triage.verdicts),
-        ...(triage.problems.length > 0 ? ['', 'Problems during the run:', ...triage.problems] : []),
+        budgetsTable(result.verdicts),
+        ...(verdictNotes
+          ? result.verdicts.filter((v) => v.note).map((v) => `  ${v.label}: ${v.note}`)
+          : []),
+        ...(problems.length > 0 ? ['', 'Problems during the run:', ...problems] : []),
       ].join('\n'),
     );
-    if (args.strict && triage.verdicts.some((v) => v.status === 'FAIL')) code = 1;
+    if (args.strict && result.verdicts.some((v) => v.status === 'FAIL')) code = 1;
   } finally {
     await browser.close();
     await server.close();
@@ -241,55 +262,32 @@ if (triageOnly) {
   process.exit(code);
 }
 
+if (triageOnly) {
+  await runOnly('triage', () => measureTriageFigure(triageOptions), describeTriage, {
+    verdictNotes: false,
+  });
+}
+
 if (scaleOnly) {
-  let code = 0;
-  try {
-    const scale = await measureScale(scaleOptions);
-    console.log(
-      [
-        `Questions Inbox benchmark, scale only: Chromium ${chromiumVersion} headless, ${os.cpus().length} CPUs, commit ${git('rev-parse', '--short', 'HEAD') ?? '?'}${git('status', '--porcelain') ? ' + local changes' : ''}`,
-        '',
-        describeScale(scale),
-        '',
-        budgetsTable(scale.verdicts),
-        ...scale.verdicts.filter((v) => v.note).map((v) => `  ${v.label}: ${v.note}`),
-        ...(scale.problems.length > 0 ? ['', 'Problems during the run:', ...scale.problems] : []),
-      ].join('\n'),
-    );
-    if (args.strict && scale.verdicts.some((v) => v.status === 'FAIL')) code = 1;
-  } finally {
-    await browser.close();
-    await server.close();
-  }
-  process.exit(code);
+  await runOnly('scale', () => measureScale(scaleOptions), describeScale);
 }
 
 let scale: ScaleResult | null = null;
 let triage: TriageResult | null = null;
 
 if (tabsOnly) {
-  let code = 0;
-  try {
-    log(tabsLabel);
-    const results = await measureTabs(tabsOptions);
-    const verdicts = judgeTabs(results);
-    console.log(
-      [
-        `Questions Inbox benchmark, tabs only: Chromium ${chromiumVersion} headless, ${os.cpus().length} CPUs, commit ${git('rev-parse', '--short', 'HEAD') ?? '?'}${git('status', '--porcelain') ? ' + local changes' : ''}`,
-        '',
-        'Requests per reviewer (bench/tabs.ts):',
-        describeTabs(results, tabsWarmupSeconds),
-        '',
-        budgetsTable(verdicts),
-        ...verdicts.filter((v) => v.note).map((v) => `  ${v.label}: ${v.note}`),
-      ].join('\n'),
-    );
-    if (args.strict && verdicts.some((v) => v.status === 'FAIL')) code = 1;
-  } finally {
-    await browser.close();
-    await server.close();
-  }
-  process.exit(code);
+  await runOnly(
+    'tabs',
+    async () => {
+      log(tabsLabel);
+      const results = await measureTabs(tabsOptions);
+      return { results, verdicts: judgeTabs(results) };
+    },
+    ({ results }) =>
+      ['Requests per reviewer (bench/tabs.ts):', describeTabs(results, tabsWarmupSeconds)].join(
+        '\n',
+      ),
+  );
 }
 
 try {

@@ -1,7 +1,8 @@
 import { jsonText } from '@/lib/bounded-json';
 import type { Question, QuestionOrigin, QuestionStatus } from '../api/schemas';
 import { bilbyCapabilities } from '../sources/bilby/capabilities';
-import { allowed, refusal, type SourceCapabilities } from '../sources/types';
+import { reflexioCapabilities } from '../sources/reflexio/capabilities';
+import { refusal, type SourceCapabilities } from '../sources/types';
 import { vertesiaCapabilities } from '../sources/vertesia/capabilities';
 import type { StatusFilter } from './filters';
 import { answerText, isAskHuman, isNotApplicable } from './status';
@@ -178,7 +179,7 @@ const sourceActions: Record<
   QuestionOrigin['kind'],
   Pick<SourceCapabilities, 'edit' | 'notApplicable' | 'cancel' | 'note' | 'sendsTogether'>
 > = {
-  reflexio: { edit: allowed, notApplicable: allowed, cancel: allowed, note: null },
+  reflexio: reflexioCapabilities,
   vertesia: vertesiaCapabilities,
   bilby: bilbyCapabilities,
 };
