@@ -3,7 +3,7 @@ import { useClock } from '@/lib/clock';
 import { useQuestionSource } from '../api/source';
 import {
   type Draft,
-  draftIds,
+  markedDraftIdsSnapshot,
   readDraft,
   removeDraft,
   subscribeToDrafts,
@@ -19,7 +19,7 @@ export function useDraftIds(): Set<string> {
   // The snapshot must be stable between changes, so it is a sorted string, split once.
   const snapshot = useSyncExternalStore(
     subscribeToDrafts,
-    () => [...draftIds(key, { marked: true })].sort().join('\n'),
+    () => markedDraftIdsSnapshot(key),
     () => '',
   );
   return useMemo(() => new Set(snapshot ? snapshot.split('\n') : []), [snapshot]);

@@ -1,6 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { markDraftSeenClosed } from '../hooks/use-closed-draft-seen';
-import { draftIds, readDraft, removeDraft, writeDraft } from './draft-store';
+import {
+  draftIds,
+  markedDraftIdsSnapshot,
+  readDraft,
+  removeDraft,
+  writeDraft,
+} from './draft-store';
 
 const SOURCE = 'test-source';
 
@@ -30,5 +36,27 @@ describe('a draft left on a question that closed', () => {
     expect(draftIds(SOURCE, { marked: true }).has('q1')).toBe(true);
     removeDraft(SOURCE, 'q1');
     expect(draftIds(SOURCE).size).toBe(0);
+  });
+});
+
+describe('markedDraftIdsSnapshot', () => {
+  afterEach(() => localStorage.clear());
+
+  it('is read again after each change: here, in another tab, or a clear made elsewhere', () => {
+    expect(markedDraftIdsSnapshot(SOURCE)).toBe('');
+    writeDraft(SOURCE, 'q2', 'b');
+    writeDraft(SOURCE, 'q1', 'a');
+    expect(markedDraftIdsSnapshot(SOURCE)).toBe('q1\nq2');
+    // Another tab marks q1 seen closed: the same number of keys, told by the storage event.
+    const key = Object.keys(localStorage).find((k) => k.endsWith('\u0000q1')) as string;
+    localStorage.setItem(key, JSON.stringify({ text: 'a', savedAt: 1, seenClosed: true }));
+    window.dispatchEvent(new StorageEvent('storage', { key }));
+    expect(markedDraftIdsSnapshot(SOURCE)).toBe('q2');
+    removeDraft(SOURCE, 'q2');
+    expect(markedDraftIdsSnapshot(SOURCE)).toBe('');
+    writeDraft(SOURCE, 'q3', 'c');
+    expect(markedDraftIdsSnapshot(SOURCE)).toBe('q3');
+    localStorage.clear();
+    expect(markedDraftIdsSnapshot(SOURCE)).toBe('');
   });
 });

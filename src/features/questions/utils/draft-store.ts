@@ -28,7 +28,21 @@ function keyFor(sourceKey: string, id: string): string {
   return `${PREFIX}${sourceKey}\u0000${id}`;
 }
 
+// Bumped on each change made here and on other tabs' (the `storage` event): with the store's
+// length (a `clear()` made elsewhere), it tells when the drafts may have changed.
+let version = 0;
+let watching = false;
+
+function watchOtherTabs() {
+  if (watching) return;
+  watching = true;
+  window.addEventListener('storage', (event) => {
+    if (event.key === null || event.key.startsWith(PREFIX)) version += 1;
+  });
+}
+
 function notify() {
+  version += 1;
   window.dispatchEvent(new Event(CHANGE_EVENT));
 }
 
@@ -89,6 +103,23 @@ export function draftIds(sourceKey: string, { marked = false } = {}): Set<string
     if (marked && readDraft(sourceKey, id)?.seenClosed) continue;
     ids.add(id);
   }
+  return ids;
+}
+
+const snapshots = new Map<string, { version: number; length: number; ids: string }>();
+
+/**
+ * The marked draft ids as one sorted string, read again only after a change: the list reads it on
+ * every render (useSyncExternalStore), and walking localStorage's keys each time showed in
+ * profiles of a keystroke.
+ */
+export function markedDraftIdsSnapshot(sourceKey: string): string {
+  watchOtherTabs();
+  const length = storage()?.length ?? 0;
+  const known = snapshots.get(sourceKey);
+  if (known && known.version === version && known.length === length) return known.ids;
+  const ids = [...draftIds(sourceKey, { marked: true })].sort().join('\n');
+  snapshots.set(sourceKey, { version, length, ids });
   return ids;
 }
 
