@@ -5,7 +5,7 @@ import { readDraft, removeDraft } from '../utils/draft-store';
 import { findCachedQuestion, forgetQuestion, writeQuestion } from './cache';
 import { ACTION_KEY, questionKeys } from './queries';
 import { NOT_APPLICABLE_ANSWER, type PromptAnswer, type Question } from './schemas';
-import { type QuestionSource, type SentTogether, useQuestionSource } from './source';
+import { draftSlotOf, type QuestionSource, type SentTogether, useQuestionSource } from './source';
 
 interface ActionVars extends SentTogether {
   id: string;
@@ -58,11 +58,9 @@ function useQuestionAction<TVars extends ActionVars>(spec: ActionSpec<TVars>) {
       writeQuestion(queryClient, question);
       // The server has the answer: its draft has done its job. Here rather than in a component
       // callback, so it happens even if the form that sent it is gone by now.
-      if (
-        vars.draftText !== undefined &&
-        readDraft(source.key, question.id)?.text === vars.draftText
-      ) {
-        removeDraft(source.key, question.id);
+      const { scope, id } = draftSlotOf(source, question.id);
+      if (vars.draftText !== undefined && readDraft(scope, id)?.text === vars.draftText) {
+        removeDraft(scope, id);
       }
     },
     onSettled: (_data, error, vars) => {

@@ -28,6 +28,18 @@ export interface AnswerInput {
   validForSeconds?: number;
 }
 
+/** Where one question's draft is kept (utils/draft-store.ts): a system's key and its own id. */
+export interface DraftSlot {
+  scope: string;
+  id: string;
+}
+
+/** A scope drafts are kept under, and the prefix that turns its ids into the source's own. */
+export interface DraftScope {
+  scope: string;
+  prefix: string;
+}
+
 /**
  * The seam between the inbox and an agent platform's question API: six operations on one record
  * type: Reflexio (api/requests.ts), Vertesia and Bilby (sources/system-sources.ts), and all of
@@ -37,6 +49,10 @@ export interface QuestionSource {
   /** Stable identity of the backend (kind + API root); scopes drafts and caches. */
   readonly key: string;
   readonly label: string;
+  /** Where question `id`'s draft is kept; without it, under `key` and `id`. */
+  draftSlot?(id: string): DraftSlot;
+  /** Every scope its drafts are kept under; without it, `key` with no prefix. */
+  draftScopes?(): readonly DraftScope[];
   list(params: ListParams, signal?: AbortSignal): Promise<QuestionList>;
   get(id: string, signal?: AbortSignal): Promise<Question>;
   resolve(id: string, input: ResolveInput): Promise<Question>;
@@ -46,6 +62,14 @@ export interface QuestionSource {
     input: { validForSeconds?: number } & SentTogether,
   ): Promise<Question>;
   cancel(id: string): Promise<Question>;
+}
+
+export function draftSlotOf(source: QuestionSource, id: string): DraftSlot {
+  return source.draftSlot?.(id) ?? { scope: source.key, id };
+}
+
+export function draftScopesOf(source: QuestionSource): readonly DraftScope[] {
+  return source.draftScopes?.() ?? [{ scope: source.key, prefix: '' }];
 }
 
 export const QuestionSourceContext = createContext<QuestionSource | null>(null);

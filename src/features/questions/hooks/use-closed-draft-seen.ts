@@ -1,12 +1,12 @@
 import { useEffect } from 'react';
-import { useQuestionSource } from '../api/source';
+import { draftSlotOf, useQuestionSource } from '../api/source';
 import { readDraft, writeDraft } from '../utils/draft-store';
 
 /** Marks the draft as seen on its closed question (see Draft.seenClosed); false if there is none. */
-export function markDraftSeenClosed(sourceKey: string, id: string): boolean {
-  const draft = readDraft(sourceKey, id);
+export function markDraftSeenClosed(scope: string, id: string): boolean {
+  const draft = readDraft(scope, id);
   if (!draft || draft.seenClosed) return false;
-  return writeDraft(sourceKey, id, draft.text, draft.savedAt, true);
+  return writeDraft(scope, id, draft.text, draft.savedAt, true);
 }
 
 /**
@@ -15,8 +15,10 @@ export function markDraftSeenClosed(sourceKey: string, id: string): boolean {
  * (The drawer's own module: none of this is in the list's first download.)
  */
 export function useClosedDraftSeen(questionId: string, closed: boolean, hasDraft: boolean) {
-  const { key } = useQuestionSource();
+  const source = useQuestionSource();
   useEffect(() => {
-    if (closed && hasDraft) markDraftSeenClosed(key, questionId);
-  }, [key, questionId, closed, hasDraft]);
+    if (!closed || !hasDraft) return;
+    const { scope, id } = draftSlotOf(source, questionId);
+    markDraftSeenClosed(scope, id);
+  }, [source, questionId, closed, hasDraft]);
 }

@@ -1,6 +1,6 @@
 import { useCallback, useMemo, useState, useSyncExternalStore } from 'react';
 import { useClock } from '@/lib/clock';
-import { useQuestionSource } from '../api/source';
+import { draftScopesOf, draftSlotOf, useQuestionSource } from '../api/source';
 import {
   type Draft,
   markedDraftIdsSnapshot,
@@ -15,11 +15,19 @@ import {
  * closed with their draft on them (see useClosedDraftSeen).
  */
 export function useDraftIds(): Set<string> {
-  const { key } = useQuestionSource();
-  // The snapshot must be stable between changes, so it is a sorted string, split once.
+  const source = useQuestionSource();
+  // The snapshot must be stable between changes, so it is a string (equal strings are the same
+  // snapshot), split once; each system's drafts in the inbox's own ids.
   const snapshot = useSyncExternalStore(
     subscribeToDrafts,
-    () => markedDraftIdsSnapshot(key),
+    () =>
+      draftScopesOf(source)
+        .map(({ scope, prefix }) => {
+          const ids = markedDraftIdsSnapshot(scope);
+          return ids && prefix ? ids.replace(/^/gm, prefix) : ids;
+        })
+        .filter(Boolean)
+        .join('\n'),
     () => '',
   );
   return useMemo(() => new Set(snapshot ? snapshot.split('\n') : []), [snapshot]);
@@ -36,11 +44,12 @@ export interface DraftState {
 
 /** The saved draft of one question, live: another tab, or a send that succeeded, changes it. */
 export function useDraft(questionId: string): DraftState {
-  const { key } = useQuestionSource();
+  const source = useQuestionSource();
+  const { scope, id } = draftSlotOf(source, questionId);
   const raw = useSyncExternalStore(
     subscribeToDrafts,
     () => {
-      const draft = readDraft(key, questionId);
+      const draft = readDraft(scope, id);
       return draft ? JSON.stringify(draft) : null;
     },
     () => null,
@@ -51,16 +60,16 @@ export function useDraft(questionId: string): DraftState {
 
   const save = useCallback(
     (text: string) => {
-      const ok = writeDraft(key, questionId, text, clock.now());
+      const ok = writeDraft(scope, id, text, clock.now());
       setSaved(ok);
       return ok;
     },
-    [key, questionId, clock],
+    [scope, id, clock],
   );
   const discard = useCallback(() => {
-    removeDraft(key, questionId);
+    removeDraft(scope, id);
     setSaved(true);
-  }, [key, questionId]);
+  }, [scope, id]);
 
   return { draft, saved, save, discard };
 }

@@ -1,7 +1,7 @@
 import { ApiError, isApiError, isSignedOut } from '@/lib/api-client';
 import type { Question, QuestionList, QuestionOrigin, SourceFailure } from '../api/schemas';
 import type { ListParams, QuestionSource, SentTogether } from '../api/source';
-import { type InboxMember, inboxIdentity } from './lazy-source';
+import { type InboxMember, inboxIdentity, inboxRouting } from './lazy-source';
 
 export type { InboxMember } from './lazy-source';
 
@@ -27,29 +27,22 @@ function notFound(id: string): ApiError {
 }
 
 /**
- * Every configured system as one question source. The first Reflexio source keeps its ids as they
- * are (so existing `/questions/<id>` links keep working); the others' ids are `<sourceId>:<id>`.
+ * Every configured system as one question source, its ids as inboxRouting makes them.
  * A list reads every source at once; one that fails is named in `failures` while the others'
  * questions are shown. Only when every source fails does the list fail.
  */
 export function createInboxSource(members: readonly InboxMember[]): QuestionSource {
-  const plain = members.find((member) => member.origin.kind === 'reflexio') ?? null;
-  const prefixOf = (member: InboxMember) => (member === plain ? '' : `${member.origin.id}:`);
+  const routing = inboxRouting(members);
+  const { prefixOf } = routing;
   const outward = (member: InboxMember, question: Question): Question => {
     const prefix = prefixOf(member);
     return prefix ? { ...question, id: `${prefix}${question.id}` } : question;
   };
 
   function route(id: string): { member: InboxMember; nativeId: string } {
-    const at = id.indexOf(':');
-    if (at > 0) {
-      const named = members.find(
-        (member) => member !== plain && member.origin.id === id.slice(0, at),
-      );
-      if (named) return { member: named, nativeId: id.slice(at + 1) };
-    }
-    if (plain) return { member: plain, nativeId: id };
-    throw notFound(id);
+    const routed = routing.route(id);
+    if (!routed) throw notFound(id);
+    return routed;
   }
 
   const act =

@@ -1,5 +1,6 @@
 import type { QuestionOrigin } from '../api/schemas';
-import type { QuestionSource } from '../api/source';
+import type { DraftScope, DraftSlot, QuestionSource } from '../api/source';
+import { moveDrafts } from '../utils/draft-store';
 
 /** One configured system and its question source, which speaks in that system's own ids. */
 export interface InboxMember {
@@ -7,11 +8,65 @@ export interface InboxMember {
   source: QuestionSource;
 }
 
-/** The key (drafts, caches, the shared poller) and label of several systems read as one. */
-export function inboxIdentity(members: readonly InboxMember[]): { key: string; label: string } {
+/**
+ * How several systems' ids are one inbox's: the first Reflexio source keeps its ids as they are
+ * (so existing `/questions/<id>` links keep working); the others' are `<sourceId>:<id>`.
+ */
+export function inboxRouting(members: readonly InboxMember[]) {
+  const plain = members.find((member) => member.origin.kind === 'reflexio') ?? null;
+  const prefixOf = (member: InboxMember) => (member === plain ? '' : `${member.origin.id}:`);
+  /** The member `id` belongs to and its id there; null when no configured system has it. */
+  const route = (id: string): { member: InboxMember; nativeId: string } | null => {
+    const at = id.indexOf(':');
+    if (at > 0) {
+      const named = members.find(
+        (member) => member !== plain && member.origin.id === id.slice(0, at),
+      );
+      if (named) return { member: named, nativeId: id.slice(at + 1) };
+    }
+    return plain ? { member: plain, nativeId: id } : null;
+  };
+  return { plain, prefixOf, route };
+}
+
+function draftSlotIn(
+  route: ReturnType<typeof inboxRouting>['route'],
+  id: string,
+): DraftSlot | null {
+  const routed = route(id);
+  return routed && { scope: routed.member.source.key, id: routed.nativeId };
+}
+
+/**
+ * Drafts typed when every system's were kept under the inbox's joined key go to their own
+ * system's (see moveDrafts); once, at start-up.
+ */
+export function moveInboxDrafts(members: readonly InboxMember[]): void {
+  const { route } = inboxRouting(members);
+  const joined = members.map((member) => member.source.key).join('|');
+  moveDrafts(joined, (id) => draftSlotIn(route, id));
+}
+
+/**
+ * The key (caches, the shared poller) and label of several systems read as one, and where their
+ * drafts are kept: under each system's own key and id, so a system added to or removed from the
+ * config leaves the others' drafts where they were.
+ */
+export function inboxIdentity(
+  members: readonly InboxMember[],
+): Pick<QuestionSource, 'key' | 'label' | 'draftSlot' | 'draftScopes'> {
+  const { prefixOf, route } = inboxRouting(members);
+  const scopes: DraftScope[] = members.map((member) => ({
+    scope: member.source.key,
+    prefix: prefixOf(member),
+  }));
   return {
     key: members.map((member) => member.source.key).join('|'),
     label: members.map((member) => member.origin.label).join(', '),
+    draftSlot(id: string): DraftSlot {
+      return draftSlotIn(route, id) ?? { scope: 'unrouted', id };
+    },
+    draftScopes: () => scopes,
   };
 }
 
@@ -20,7 +75,7 @@ export function inboxIdentity(members: readonly InboxMember[]): { key: string; l
  * next call): Vertesia's and Bilby's adapters stay out of the first download.
  */
 export function createLazySource(
-  identity: { key: string; label: string },
+  identity: Pick<QuestionSource, 'key' | 'label' | 'draftSlot' | 'draftScopes'>,
   load: () => Promise<QuestionSource>,
 ): QuestionSource {
   let loading: Promise<QuestionSource> | null = null;
