@@ -7,7 +7,6 @@ import {
   createLazySource,
   type InboxMember,
   inboxIdentity,
-  moveInboxDrafts,
 } from '@/features/questions/sources/lazy-source';
 import { createApiClient, type ResponseTiming } from '@/lib/api-client';
 import { createServerTime, type ServerTime } from '@/lib/clock';
@@ -126,7 +125,6 @@ export function createServices(
   const serverTime = createServerTime();
   const members = inboxMembers(config, baseUrl, headers, serverTime);
   const only = members.length === 1 && members[0]?.origin.kind === 'reflexio' ? members[0] : null;
-  if (!only) moveInboxDrafts(members);
   // Several systems read as one: that code loads with the first list, not with the first screen.
   const source = only
     ? only.source

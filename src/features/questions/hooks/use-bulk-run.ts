@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useCancelQuestion, useMarkNotApplicable, useResolveQuestion } from '../api/mutations';
 import type { PromptAnswer, Question } from '../api/schemas';
 import type { BulkAction, BulkOutcome } from '../utils/bulk';
-import { sendingUnits } from '../utils/question-policy';
+import { sendingUnits } from '../utils/sending-units';
 
 export interface BulkRunOptions {
   /** The answer, for `answer`. */

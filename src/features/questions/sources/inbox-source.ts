@@ -1,7 +1,8 @@
 import { ApiError, isApiError, isSignedOut } from '@/lib/api-client';
 import type { Question, QuestionList, QuestionOrigin, SourceFailure } from '../api/schemas';
 import type { ListParams, QuestionSource, SentTogether } from '../api/source';
-import { type InboxMember, inboxIdentity, inboxRouting } from './lazy-source';
+import { draftIds, readDraft, removeDraft, writeDraft } from '../utils/draft-store';
+import { draftSlotIn, type InboxMember, inboxIdentity, inboxRouting } from './lazy-source';
 
 export type { InboxMember } from './lazy-source';
 
@@ -27,11 +28,34 @@ function notFound(id: string): ApiError {
 }
 
 /**
+ * Drafts typed when every system's were kept under the inbox's joined key go to their own
+ * system's key and id (inboxIdentity): before, adding a system to the config hid them. A draft
+ * already in its new place is kept. Run when the inbox source is made: its first list, which
+ * brings the rows the drafts are marked on, comes after.
+ */
+export function moveInboxDrafts(members: readonly InboxMember[]): void {
+  const { route } = inboxRouting(members);
+  const joined = members.map((member) => member.source.key).join('|');
+  for (const id of draftIds(joined)) {
+    const slot = draftSlotIn(route, id);
+    if (!slot || (slot.scope === joined && slot.id === id)) continue;
+    const draft = readDraft(joined, id);
+    if (!draft) continue;
+    const kept =
+      readDraft(slot.scope, slot.id) !== null ||
+      writeDraft(slot.scope, slot.id, draft.text, draft.savedAt, draft.seenClosed);
+    // Storage full: it stays where it was, hidden but not lost.
+    if (kept) removeDraft(joined, id);
+  }
+}
+
+/**
  * Every configured system as one question source, its ids as inboxRouting makes them.
  * A list reads every source at once; one that fails is named in `failures` while the others'
  * questions are shown. Only when every source fails does the list fail.
  */
 export function createInboxSource(members: readonly InboxMember[]): QuestionSource {
+  moveInboxDrafts(members);
   const routing = inboxRouting(members);
   const { prefixOf } = routing;
   const outward = (member: InboxMember, question: Question): Question => {

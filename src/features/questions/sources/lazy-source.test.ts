@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { QuestionOrigin } from '../api/schemas';
 import { draftScopesOf, draftSlotOf, type QuestionSource } from '../api/source';
 import { readDraft, writeDraft } from '../utils/draft-store';
-import { createLazySource, type InboxMember, inboxIdentity, moveInboxDrafts } from './lazy-source';
+import { moveInboxDrafts } from './inbox-source';
+import { createLazySource, type InboxMember, inboxIdentity } from './lazy-source';
 
 const unused = () => Promise.reject(new Error('not used here'));
 

@@ -1,6 +1,5 @@
 import type { QuestionOrigin } from '../api/schemas';
 import type { DraftScope, DraftSlot, QuestionSource } from '../api/source';
-import { moveDrafts } from '../utils/draft-store';
 
 /** One configured system and its question source, which speaks in that system's own ids. */
 export interface InboxMember {
@@ -29,22 +28,12 @@ export function inboxRouting(members: readonly InboxMember[]) {
   return { plain, prefixOf, route };
 }
 
-function draftSlotIn(
+export function draftSlotIn(
   route: ReturnType<typeof inboxRouting>['route'],
   id: string,
 ): DraftSlot | null {
   const routed = route(id);
   return routed && { scope: routed.member.source.key, id: routed.nativeId };
-}
-
-/**
- * Drafts typed when every system's were kept under the inbox's joined key go to their own
- * system's (see moveDrafts); once, at start-up.
- */
-export function moveInboxDrafts(members: readonly InboxMember[]): void {
-  const { route } = inboxRouting(members);
-  const joined = members.map((member) => member.source.key).join('|');
-  moveDrafts(joined, (id) => draftSlotIn(route, id));
 }
 
 /**

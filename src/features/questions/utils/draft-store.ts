@@ -106,43 +106,6 @@ export function draftIds(sourceKey: string, { marked = false } = {}): Set<string
   return ids;
 }
 
-/**
- * Moves the drafts kept under `fromScope` to where `slotOf` keeps them now (null: leave it); a
- * draft already there is kept. Several systems read as one inbox kept every draft under their
- * joined key, so adding a system to the config hid the drafts typed before; each system's drafts
- * are now under its own key (sources/lazy-source.ts), and this carries the old ones over once.
- */
-export function moveDrafts(
-  fromScope: string,
-  slotOf: (id: string) => { scope: string; id: string } | null,
-): number {
-  const store = storage();
-  if (!store) return 0;
-  const prefix = `${PREFIX}${fromScope}\u0000`;
-  const found: string[] = [];
-  for (let i = 0; i < store.length; i++) {
-    const key = store.key(i);
-    if (key?.startsWith(prefix)) found.push(key);
-  }
-  let moved = 0;
-  for (const key of found) {
-    const slot = slotOf(key.slice(prefix.length));
-    if (!slot) continue;
-    const target = keyFor(slot.scope, slot.id);
-    if (target === key) continue;
-    try {
-      const raw = store.getItem(key);
-      if (raw !== null && store.getItem(target) === null) store.setItem(target, raw);
-      store.removeItem(key);
-      moved += 1;
-    } catch {
-      // Storage full: the draft stays where it was, hidden but not lost.
-    }
-  }
-  if (moved > 0) notify();
-  return moved;
-}
-
 const snapshots = new Map<string, { version: number; length: number; ids: string }>();
 
 /**

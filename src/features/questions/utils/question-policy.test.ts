@@ -19,9 +19,9 @@ import {
   type QuestionSituation,
   questionPolicy,
   questionVersion,
-  sendingUnits,
   statusMeta,
 } from './question-policy';
+import { sendingUnits } from './sending-units';
 
 const NOW = Date.parse('2026-11-30T12:00:00Z');
 

@@ -184,21 +184,9 @@ const sourceActions: Record<
   bilby: bilbyCapabilities,
 };
 
-/**
- * Which of `questions` their systems take in one request when acted on together (see
- * `SourceCapabilities.sendsTogether`), in the order they were given: one set per request.
- */
-export function sendingUnits(questions: readonly Question[]): Question[][] {
-  const units = new Map<string, Question[]>();
-  for (const question of questions) {
-    const { source, asker } = question;
-    const together = sourceActions[source.kind].sendsTogether === 'asker' && asker !== null;
-    const key = together ? `${source.id}\u0000${asker}` : `\u0001${question.id}`;
-    const unit = units.get(key);
-    if (unit) unit.push(question);
-    else units.set(key, [question]);
-  }
-  return [...units.values()];
+/** What the question's system lets a reviewer do besides answering (its adapter's capabilities). */
+export function sourceActionsOf(question: Question) {
+  return sourceActions[question.source.kind];
 }
 
 /** Which form and which buttons the drawer shows. */
