@@ -118,7 +118,8 @@ export function describeError(error: unknown): ErrorDescription {
     case 'server':
       return {
         title: 'The server hit an error',
-        message: `HTTP ${error.status}${detail ? `: “${detail}”` : ''}. Try again; if it keeps failing, tell whoever runs Reflexio.`,
+        // The server's words end the sentence: their own full stop is not doubled.
+        message: `HTTP ${error.status}${detail ? `: “${detail.replace(/\.$/, '')}”` : ''}. Try again; if it keeps failing, tell whoever runs the agent platform.`,
         retryable: true,
       };
     case 'bad-response':
