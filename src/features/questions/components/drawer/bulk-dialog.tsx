@@ -31,7 +31,7 @@ const specs: Record<
   },
   answer: {
     title: (n) => `Answer ${n} with one text?`,
-    body: 'The same answer is sent to each of them, one request per question.',
+    body: 'The same answer is sent to each of them.',
     confirm: 'Send to all',
     color: 'blue',
   },
@@ -44,13 +44,17 @@ export function BulkFailureList({ failures }: { failures: BulkOutcome[] }) {
     <List size="sm" spacing="xs" data-testid="bulk-failures">
       {failures.map(({ question, error }) => {
         const { title } = actionErrorText(error);
-        const detail = isApiError(error) ? error.detail : null;
+        // "Busy" is a moment's wait, not the server's fault: its detail is the portal's own words
+        // (the Bilby adapter's), so it is not quoted as the server's.
+        const busy = isApiError(error) && error.kind === 'busy';
+        const detail = isApiError(error) && !busy ? error.detail : null;
         return (
           <List.Item key={question.id}>
             <Text span fw={500} dir="auto">
               “{truncateText(question.questionText, 120) || question.id}”
             </Text>
             : {title}
+            {busy ? ': try again in a moment' : ''}
             {detail ? ` (the server said: “${truncateText(detail, 300)}”)` : ''}.
           </List.Item>
         );
@@ -72,8 +76,8 @@ export interface BulkDialogProps {
 }
 
 /**
- * One confirmation for a bulk action, naming how many; then one request per question, in turn, and
- * the outcome per question. Nothing is sent again on its own: failures are listed and stay selected.
+ * One confirmation for a bulk action, naming how many; then the requests (useBulkRun) and the
+ * outcome per question. Nothing is sent again on its own: failures are listed and stay selected.
  */
 export function BulkDialog({ action, questions, onClose, onFinished }: BulkDialogProps) {
   // The questions as they were when the reviewer confirmed (the list moves on underneath).
