@@ -25,12 +25,15 @@ export function inboxRouting(members: readonly InboxMember[]) {
     }
     return plain ? { member: plain, nativeId: id } : null;
   };
-  /** Where `id`'s draft is kept: its system's key and its id there; null when no system has it. */
-  const draftSlot = (id: string): DraftSlot | null => {
-    const routed = route(id);
-    return routed && { scope: routed.member.source.key, id: routed.nativeId };
-  };
-  return { plain, prefixOf, route, draftSlot };
+  return { plain, prefixOf, route };
+}
+
+export function draftSlotIn(
+  route: ReturnType<typeof inboxRouting>['route'],
+  id: string,
+): DraftSlot | null {
+  const routed = route(id);
+  return routed && { scope: routed.member.source.key, id: routed.nativeId };
 }
 
 /**
@@ -41,7 +44,7 @@ export function inboxRouting(members: readonly InboxMember[]) {
 export function inboxIdentity(
   members: readonly InboxMember[],
 ): Pick<QuestionSource, 'key' | 'label' | 'draftSlot' | 'draftScopes'> {
-  const { prefixOf, draftSlot } = inboxRouting(members);
+  const { prefixOf, route } = inboxRouting(members);
   const scopes: DraftScope[] = members.map((member) => ({
     scope: member.source.key,
     prefix: prefixOf(member),
@@ -49,7 +52,9 @@ export function inboxIdentity(
   return {
     key: members.map((member) => member.source.key).join('|'),
     label: members.map((member) => member.origin.label).join(', '),
-    draftSlot: (id) => draftSlot(id) ?? { scope: 'unrouted', id },
+    draftSlot(id: string): DraftSlot {
+      return draftSlotIn(route, id) ?? { scope: 'unrouted', id };
+    },
     draftScopes: () => scopes,
   };
 }
