@@ -232,6 +232,31 @@ describe('one inbox across Reflexio, Vertesia and Bilby', () => {
     expect(await source.get(id)).toMatchObject({ status: 'resolved', result: { answer: summary } });
   });
 
+  it('a batch of one Bilby conversation reads it once and sends its calls in one request', async () => {
+    const mock = createBilbyMock({ clock: createManualClock(NOW), latencyMs: 0 });
+    closers.push(mock.close);
+    const requests: string[] = [];
+    const fetched = mountedFetch(mock.app, '/bilby');
+    const only = createBilbySource(
+      bilby,
+      { apiBaseUrl: `${ORIGIN}/bilby/api/v1`, organizationId: BILBY_ORGANIZATION_ID },
+      (input, init) => {
+        requests.push(`${init?.method ?? 'GET'} ${new URL(String(input)).pathname}`);
+        return fetched(input, init);
+      },
+      () => NOW,
+    );
+    const pair = [bilbyDemoIds.twoCallsFirst, bilbyDemoIds.twoCallsSecond].map(
+      (call) => `${bilbyDemoIds.twoCalls}:${call}`,
+    );
+    const done = await Promise.all(
+      pair.map((id) => only.markNotApplicable(id, { together: pair })),
+    );
+    expect(done.map((q) => q.status)).toEqual(['resolved', 'resolved']);
+    const path = `/bilby/api/v1/conversations/${bilbyDemoIds.twoCalls}`;
+    expect(requests).toEqual([`GET ${path}`, `POST ${path}/tool-outputs`]);
+  });
+
   it('remembers only the newest Bilby questions answered here', async () => {
     const mock = createBilbyMock({ clock: createManualClock(NOW), latencyMs: 0 });
     closers.push(mock.close);

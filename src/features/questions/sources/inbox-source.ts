@@ -2,7 +2,7 @@ import { ApiError, isApiError, isSignedOut } from '@/lib/api-client';
 import type { Question, QuestionList, QuestionOrigin, SourceFailure } from '../api/schemas';
 import type { ListParams, QuestionSource, SentTogether } from '../api/source';
 import { draftIds, readDraft, removeDraft, writeDraft } from '../utils/draft-store';
-import { draftSlotIn, type InboxMember, inboxIdentity, inboxRouting } from './lazy-source';
+import { type InboxMember, inboxIdentity, inboxRouting } from './lazy-source';
 
 export type { InboxMember } from './lazy-source';
 
@@ -34,10 +34,10 @@ function notFound(id: string): ApiError {
  * brings the rows the drafts are marked on, comes after.
  */
 export function moveInboxDrafts(members: readonly InboxMember[]): void {
-  const { route } = inboxRouting(members);
+  const { draftSlot } = inboxRouting(members);
   const joined = members.map((member) => member.source.key).join('|');
   for (const id of draftIds(joined)) {
-    const slot = draftSlotIn(route, id);
+    const slot = draftSlot(id);
     if (!slot || (slot.scope === joined && slot.id === id)) continue;
     const draft = readDraft(joined, id);
     if (!draft) continue;

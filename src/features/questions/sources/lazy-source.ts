@@ -25,15 +25,12 @@ export function inboxRouting(members: readonly InboxMember[]) {
     }
     return plain ? { member: plain, nativeId: id } : null;
   };
-  return { plain, prefixOf, route };
-}
-
-export function draftSlotIn(
-  route: ReturnType<typeof inboxRouting>['route'],
-  id: string,
-): DraftSlot | null {
-  const routed = route(id);
-  return routed && { scope: routed.member.source.key, id: routed.nativeId };
+  /** Where `id`'s draft is kept: its system's key and its id there; null when no system has it. */
+  const draftSlot = (id: string): DraftSlot | null => {
+    const routed = route(id);
+    return routed && { scope: routed.member.source.key, id: routed.nativeId };
+  };
+  return { plain, prefixOf, route, draftSlot };
 }
 
 /**
@@ -44,7 +41,7 @@ export function draftSlotIn(
 export function inboxIdentity(
   members: readonly InboxMember[],
 ): Pick<QuestionSource, 'key' | 'label' | 'draftSlot' | 'draftScopes'> {
-  const { prefixOf, route } = inboxRouting(members);
+  const { prefixOf, draftSlot } = inboxRouting(members);
   const scopes: DraftScope[] = members.map((member) => ({
     scope: member.source.key,
     prefix: prefixOf(member),
@@ -52,9 +49,7 @@ export function inboxIdentity(
   return {
     key: members.map((member) => member.source.key).join('|'),
     label: members.map((member) => member.origin.label).join(', '),
-    draftSlot(id: string): DraftSlot {
-      return draftSlotIn(route, id) ?? { scope: 'unrouted', id };
-    },
+    draftSlot: (id) => draftSlot(id) ?? { scope: 'unrouted', id },
     draftScopes: () => scopes,
   };
 }

@@ -138,9 +138,21 @@ export function createBilbySource(
   });
   // What this browser answered or dismissed: Bilby forgets it, the reviewer should not have to.
   const sent = new Map<string, { question: Question; at: number }>();
+  // The questions of a batch (a bulk action, a look-alike group) each read their conversation
+  // before sending, at the same moment: one request serves those of one conversation.
+  const reading = new Map<string, ReturnType<typeof client.conversation>>();
+  function readConversation(conversationId: string, signal?: AbortSignal) {
+    if (signal) return client.conversation(conversationId, signal);
+    let shared = reading.get(conversationId);
+    if (!shared) {
+      shared = client.conversation(conversationId).finally(() => reading.delete(conversationId));
+      reading.set(conversationId, shared);
+    }
+    return shared;
+  }
   async function find(id: string, signal?: AbortSignal): Promise<SourceQuestion> {
     const { conversationId } = parseBilbyNativeId(id);
-    const { questions } = await client.conversation(conversationId, signal);
+    const { questions } = await readConversation(conversationId, signal);
     const found = questions.find((question) => question.nativeId === id);
     if (!found) {
       throw new ApiError({
