@@ -4,9 +4,10 @@
 // answer from the question's text) and goes on as soon as the page is ready for the next key.
 //
 // Two reviewers: `current` uses what the portal offers now (look-alikes answered once, answer and
-// next, quick answers on 1–9); `before` uses only what the portal offered before issue 14 (each
-// ask answered alone, the answer typed, the drawer closed with Esc and the next row opened with
-// Enter), and runs against a build of the commit before issue 14's first merge.
+// next, quick answers and its own recent answers on 1–9); `before` uses only what the portal
+// offered before issue 14 (each ask answered alone, the answer typed, the drawer closed with Esc
+// and the next row opened with Enter), and runs against a build of the commit before issue 14's
+// first merge.
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, symlink } from 'node:fs/promises';
 import os from 'node:os';
@@ -135,6 +136,8 @@ interface Keys {
   total: number;
   /** Of which characters typed into an answer. */
   typed: number;
+  /** Answers chosen with a digit (a quick answer or one of the reviewer's recent answers). */
+  chosen: number;
   /** Time spent waiting for the page (or the server) to be ready for the next key. */
   waitedMs: number;
 }
@@ -207,9 +210,19 @@ function keyboard(page: Page, keys: Keys) {
   };
 }
 
-/** Now: look-alikes once, answer and next, quick answers on 1–9. */
+/** The 1–9 key of `answer` among the drawer's recent answers, or null when it is not there. */
+async function recentAnswerKey(page: Page, answer: string): Promise<number | null> {
+  const offered = await page
+    .getByRole('group', { name: 'Recent answers' })
+    .locator('button[aria-keyshortcuts]')
+    .evaluateAll((buttons) => buttons.map((button) => button.textContent));
+  const index = offered.indexOf(answer);
+  return index >= 0 && index < 9 ? index + 1 : null;
+}
+
+/** Now: look-alikes once, answer and next, quick answers and recent answers on 1–9. */
 async function clearWithCurrent(page: Page, rows: SeededRow[], origin: string, tenant: string) {
-  const keys: Keys = { total: 0, typed: 0, waitedMs: 0 };
+  const keys: Keys = { total: 0, typed: 0, chosen: 0, waitedMs: 0 };
   const kb = keyboard(page, keys);
   const byLead = new Map(rows.map((row) => [row.ids[0] as string, row]));
   await kb.press('j');
@@ -227,10 +240,13 @@ async function clearWithCurrent(page: Page, rows: SeededRow[], origin: string, t
       ),
     );
     const inBox = await focusIsTextBox(page);
-    if (row.quick !== null) {
+    // A free-text answer given before is one of "your recent answers", on the same keys.
+    const digit = row.quick ?? (await recentAnswerKey(page, row.answer));
+    if (digit !== null) {
       // Answer and next leaves the cursor in the box: Esc leaves it, so the digit is a shortcut.
       if (inBox) await kb.press('Escape');
-      await kb.press(String(row.quick));
+      await kb.press(String(digit));
+      keys.chosen += 1;
     } else {
       if (!inBox) await kb.press('a');
       await kb.type(row.answer);
@@ -252,7 +268,7 @@ async function clearWithCurrent(page: Page, rows: SeededRow[], origin: string, t
 
 /** Before issue 14: every ask alone, typed answers, Esc to the list and Enter on the next row. */
 async function clearWithBefore(page: Page, rows: SeededRow[], origin: string, tenant: string) {
-  const keys: Keys = { total: 0, typed: 0, waitedMs: 0 };
+  const keys: Keys = { total: 0, typed: 0, chosen: 0, waitedMs: 0 };
   const kb = keyboard(page, keys);
   const byId = new Map(rows.flatMap((row) => row.ids.map((id) => [id, row] as const)));
   const asks = rows.reduce((sum, row) => sum + row.asks, 0);
@@ -424,7 +440,9 @@ export async function measureTriageFigure(options: {
         if (!distDir) continue;
         options.log(`Triage run ${i + 1}/${options.runs}: the ${reviewer} portal…`);
         // A port each: a server closed on one port leaves Node's fetch holding dead sockets to it.
-        const port = options.port + (reviewer === 'current' ? 0 : 1);
+        // A port per run: Node's fetch keeps connections to an origin open, and one to the previous
+        // run's server (closed since) failed the next run's first request ("fetch failed").
+        const port = options.port + 2 * i + (reviewer === 'current' ? 0 : 1);
         const result = await measureTriage({ ...options, port, distDir, reviewer }).catch(
           (error: unknown) => {
             problems.push(`triage, ${reviewer} portal, run ${i + 1}: ${String(error)}`);
@@ -465,6 +483,7 @@ export async function measureTriageFigure(options: {
       (r) => r.keys.total - r.keys.typed,
     ),
     figure('triageTypedKeys', 'characters typed into answers', 'keys', (r) => r.keys.typed),
+    figure('triageChosen', 'answers chosen with 1–9', 'keys', (r) => r.keys.chosen),
     figure('triageTime', 'time to clear, typing at 10 keys/s', 's', (r) => r.seconds),
     figure('triageWaiting', 'of which waiting for the page', 's', (r) => r.waitingSeconds),
   ];

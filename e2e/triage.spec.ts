@@ -194,3 +194,45 @@ test('j pressed twice in a row steps twice, however fast', async ({ page, mock }
   await page.keyboard.up('k');
   await expectOpen(page, ids, 0);
 });
+
+test('your recent answers: a free-text answer typed once is one key on the next question', async ({
+  page,
+  mock,
+}) => {
+  await mock.reset('empty');
+  const ids: string[] = [];
+  for (let i = 1; i <= 3; i++) {
+    const asked = await mock.ask({
+      question: `Free question ${i}: who should approve the export?`,
+      expires_in_seconds: 3600 + i * 60,
+    });
+    ids.push(asked.id);
+  }
+  await page.goto(`questions/${ids[0]}`);
+  const box = () => drawer(page).getByRole('textbox', { name: 'Answer' });
+  await expect(drawer(page).getByTestId('question-text')).toHaveText(/^Free question 1/);
+  await expect(drawer(page).getByRole('group', { name: 'Recent answers' })).toHaveCount(0);
+  await page.keyboard.press('a');
+  await page.keyboard.type('Ask the data team');
+  await page.keyboard.press('Control+Enter');
+
+  // Answer and next: the next free-text question offers it on key 1.
+  await expect(drawer(page).getByTestId('question-text')).toHaveText(/^Free question 2/);
+  const recent = drawer(page).getByRole('group', { name: 'Recent answers' });
+  await expect(recent.getByRole('button', { name: 'Ask the data team' })).toHaveAttribute(
+    'aria-keyshortcuts',
+    '1',
+  );
+  await expect(box()).toBeFocused();
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('1');
+  await expect(box()).toHaveValue('Ask the data team');
+  await expect(box()).toBeFocused();
+  await page.keyboard.press('Control+Enter');
+  await expect(drawer(page).getByTestId('question-text')).toHaveText(/^Free question 3/);
+
+  const calls = new Map((await mock.calls()).map((call) => [call.id, call]));
+  expect(calls.get(ids[0] as string)?.result).toEqual({ answer: 'Ask the data team' });
+  expect(calls.get(ids[1] as string)?.result).toEqual({ answer: 'Ask the data team' });
+  expect(calls.get(ids[2] as string)?.status).toBe('pending');
+});

@@ -220,7 +220,7 @@ const triageOptions = {
   browser,
   root,
   distDir,
-  // Each reviewer gets a server of its own (this port and the next), after the others closed.
+  // Each reviewer's run gets a server of its own (from this port up), after the others closed.
   port: port + 2,
   runs: triageRuns,
   log,

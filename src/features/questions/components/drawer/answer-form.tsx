@@ -29,6 +29,7 @@ import { useResolveQuestion, useUpdateAnswer } from '../../api/mutations';
 import type { Question } from '../../api/schemas';
 import { useDraft } from '../../hooks/use-drafts';
 import { useDrawerFlow } from '../../hooks/use-drawer-flow';
+import { useRecentAnswers } from '../../hooks/use-recent-answers';
 import { isTextField, useKeys } from '../../hooks/use-shortcuts';
 import {
   checkAnswer,
@@ -47,6 +48,7 @@ import {
   summarizeAnswers,
 } from '../../utils/prompt-answers';
 import type { AnswerMode } from '../../utils/question-policy';
+import { forgetRecentAnswers } from '../../utils/recent-answers';
 import { answerText, isNotApplicable } from '../../utils/status';
 import { formatBytes } from '../../utils/text';
 import { ActionError } from './action-error';
@@ -147,6 +149,10 @@ export function AnswerForm({
   const answers = kind === 'single' ? [] : parseAnswers(text, prompts);
   const [promptErrors, setPromptErrors] = useState<(string | null)[]>([]);
   const formats = mode === 'json' || kind !== 'single' ? [] : quickAnswers(question.answerFormat);
+  // A free-text question offers the reviewer's own recent answers on the same keys instead.
+  const recentAll = useRecentAnswers();
+  const recent = mode === 'json' || kind !== 'single' || formats.length > 0 ? [] : recentAll;
+  const choices = formats.length > 0 ? formats : recent;
   const closed = closedReason !== null;
   const box = useRef<HTMLTextAreaElement>(null);
   const fields = useRef<HTMLDivElement>(null);
@@ -176,7 +182,7 @@ export function AnswerForm({
       e: focusBox,
       Enter: startOnEnter,
       ...Object.fromEntries(
-        formats.slice(0, 9).map((option, index) => [
+        choices.slice(0, 9).map((option, index) => [
           String(index + 1),
           (event: KeyboardEvent) => {
             if (closed || !box.current) return;
@@ -347,12 +353,17 @@ export function AnswerForm({
       className={classes.form}
       aria-label={mode === 'edit' ? 'Edit the answer' : 'Answer the question'}
     >
-      {formats.length > 0 && !closed && (
-        <Group gap={6} role="group" aria-label="Quick answers">
+      {choices.length > 0 && !closed && (
+        <Group
+          gap={6}
+          role="group"
+          aria-label={recent.length > 0 ? 'Recent answers' : 'Quick answers'}
+          className={classes.choices}
+        >
           <Text size="sm" c="dimmed">
-            Quick answer:
+            {recent.length > 0 ? 'Your recent answers:' : 'Quick answer:'}
           </Text>
-          {formats.map((option, index) => (
+          {choices.map((option, index) => (
             <Button
               key={option}
               size="compact-sm"
@@ -360,10 +371,23 @@ export function AnswerForm({
               onClick={() => pickQuick(option)}
               aria-keyshortcuts={index < 9 ? String(index + 1) : undefined}
               disabled={mutation.isPending}
+              classNames={{ root: classes.choice, label: classes.choiceLabel }}
+              title={option}
             >
-              {option}
+              <span className={classes.choiceText}>{option}</span>
             </Button>
           ))}
+          {recent.length > 0 && (
+            <Button
+              size="compact-sm"
+              variant="subtle"
+              color="gray"
+              onClick={forgetRecentAnswers}
+              aria-label="Forget recent answers"
+            >
+              Forget
+            </Button>
+          )}
         </Group>
       )}
       {longCurrent && !loadLong && draft.draft === null && unsaved === null && !closed && (

@@ -10,9 +10,11 @@ import { useDrawerFlow } from '../../hooks/use-drawer-flow';
 import { useLookalikesInView } from '../../hooks/use-lookalikes';
 import { useKeys } from '../../hooks/use-shortcuts';
 import { useQuestionsNow } from '../../hooks/use-status-now';
+import { quickAnswers } from '../../utils/answer-format';
 import { type BulkAction, type BulkOutcome, bulkActions, bulkSummary } from '../../utils/bulk';
 import { compareAsked } from '../../utils/lookalikes';
 import { questionPath, withoutGroup } from '../../utils/paths';
+import { rememberAnswer } from '../../utils/recent-answers';
 import { isNotApplicable } from '../../utils/status';
 import { Countdown } from '../shared/countdown';
 import { StatusBadge } from '../shared/status-badge';
@@ -162,6 +164,9 @@ export function useLookalikeGroup(question: Question): LookalikeGroupState | nul
             ? 'Every agent will resume with the answer.'
             : `${questionsWord(failures.length)} failed: see the question.`,
       });
+      if (!answers && failures.length < batch.length) {
+        rememberAnswer(answer, quickAnswers(question.answerFormat));
+      }
       if (failures.length > 0) return;
       // Sent everywhere: the box's draft has done its job (unless typed on meanwhile).
       if (draft.draft?.text === draftText) draft.discard();

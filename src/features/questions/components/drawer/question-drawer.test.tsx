@@ -5,6 +5,7 @@ import { findRow, mockCall, openDrawer, rowOf } from '@/test/inbox';
 import { getMockApi, holdNextPost, mockControl } from '@/test/mock-api';
 import { refreshNow, renderApp } from '@/test/render';
 import { NOT_APPLICABLE_ANSWER } from '../../api/schemas';
+import { readRecentAnswers, rememberAnswer } from '../../utils/recent-answers';
 
 // The drawer is a lazy chunk: its first import compiles it (and Mantine's drawer) on demand, which
 // on a busy machine takes longer than a query's one-second wait. Done once here, outside the tests.
@@ -126,6 +127,41 @@ describe('answering a pending question', () => {
     held.release();
     expect(await screen.findByText('Answer sent')).toBeInTheDocument();
     expect(held.posts()).toBe(1);
+  });
+});
+
+describe('your recent answers', () => {
+  it('keeps an answer typed and sent, not a quick answer the format offers anyway', async () => {
+    const { dialog, user } = await openDrawer(demoIds.pendingYesNo);
+    expect(within(dialog).queryByRole('group', { name: 'Recent answers' })).toBeNull();
+    await user.type(within(dialog).getByRole('textbox', { name: 'Answer' }), ' After audit ');
+    await user.click(within(dialog).getByRole('button', { name: 'Answer' }));
+    await screen.findByText('Answer sent');
+    expect(readRecentAnswers()).toEqual(['After audit']);
+    await user.click(within(dialog).getByRole('button', { name: 'Yes' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Edit answer' }));
+    await screen.findByText('Answer changed');
+    expect(readRecentAnswers()).toEqual(['After audit']);
+  });
+
+  it('offers them on a free-text question: 1 fills the box, Forget removes them', async () => {
+    rememberAnswer('Ask the data team');
+    rememberAnswer('Only after the audit');
+    const { dialog, user } = await openDrawer(demoIds.longText);
+    const recent = await within(dialog).findByRole('group', { name: 'Recent answers' });
+    expect(within(recent).getByRole('button', { name: 'Ask the data team' })).toHaveAttribute(
+      'aria-keyshortcuts',
+      '2',
+    );
+    const box = within(dialog).getByRole('textbox', { name: 'Answer' });
+    await waitFor(() => expect(dialog.contains(document.activeElement)).toBe(true));
+    await user.keyboard('1');
+    expect(box).toHaveValue('Only after the audit');
+    expect(box).toHaveFocus();
+    await user.click(within(recent).getByRole('button', { name: 'Forget recent answers' }));
+    expect(within(dialog).queryByRole('group', { name: 'Recent answers' })).toBeNull();
+    // Forgetting the list leaves what is in the box (a draft) alone.
+    expect(box).toHaveValue('Only after the audit');
   });
 });
 

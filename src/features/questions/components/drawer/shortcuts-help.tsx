@@ -19,7 +19,11 @@ export const shortcuts: Array<{ keys: string[]; what: string; single: boolean }>
   },
   { keys: ['a'], what: 'Go to the answer box', single: true },
   { keys: ['e'], what: 'Edit the answer (an answered question)', single: true },
-  { keys: ['1–9'], what: 'Quick answer: fills the answer box', single: true },
+  {
+    keys: ['1–9'],
+    what: 'Quick answer, or one of your recent answers on a free-text question: fills the answer box',
+    single: true,
+  },
   { keys: ['Ctrl', 'Enter'], what: 'Send the answer (⌘ Enter on a Mac)', single: false },
   { keys: ['n'], what: 'Mark the open question not applicable (asks first)', single: true },
   { keys: ['c'], what: 'Cancel the open question (asks first)', single: true },
