@@ -142,6 +142,10 @@ export default defineConfig({
         test: {
           name: 'web',
           environment: 'jsdom',
+          // One jsdom per worker, not per file: 47 s instead of 140 s for these 43 files (most of
+          // a file's time was importing Mantine and React again). src/test/setup.ts resets what
+          // is shared after every test: the DOM, storage, the mock API, Mantine's notifications.
+          isolate: false,
           globals: true,
           include: ['src/**/*.test.{ts,tsx}'],
           setupFiles: ['./src/test/setup.ts'],

@@ -1,7 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { notifications } from '@mantine/notifications';
 import { act, cleanup } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import { closeMockApi, resetMockApi, startMockApi } from './mock-api';
 
 // jsdom lacks these; Mantine needs them.
@@ -48,4 +48,10 @@ afterEach(() => {
   localStorage.clear();
   sessionStorage.clear();
 });
-afterAll(() => closeMockApi());
+afterAll(async () => {
+  // A part's code the page began to download (the drawer, at idle) must arrive before this file's
+  // page goes: the next file reuses this worker's modules (isolate: false in vite.config.ts), and
+  // an import finishing after the teardown failed that next file.
+  await vi.dynamicImportSettled();
+  closeMockApi();
+});

@@ -24,10 +24,9 @@ describe('answering a pending question', () => {
   it('sends {"result": {"answer": …}} trimmed, updates list and drawer, and confirms', async () => {
     const { dialog, user } = await openDrawer(demoIds.pendingYesNo);
     await waitFor(() => expect(findRow(demoIds.pendingYesNo)).not.toBeNull());
-    await user.type(
-      within(dialog).getByRole('textbox', { name: 'Answer' }),
-      '  Yes, issue the credit note  ',
-    );
+    // Pasted, not typed key by key: 30 keys took most of this test's time on a loaded machine.
+    await user.click(within(dialog).getByRole('textbox', { name: 'Answer' }));
+    await user.paste('  Yes, issue the credit note  ');
     await user.click(within(dialog).getByRole('button', { name: 'Answer' }));
     expect(await screen.findByText('Answer sent')).toBeInTheDocument();
     const call = await mockCall(demoIds.pendingYesNo);
