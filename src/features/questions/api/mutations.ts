@@ -1,9 +1,7 @@
 import { type Mutation, useMutation, useQueryClient } from '@tanstack/react-query';
 import { isApiError } from '@/lib/api-client';
 import { serverNow, useClock } from '@/lib/clock';
-import { quickAnswers } from '../utils/answer-format';
 import { readDraft, removeDraft } from '../utils/draft-store';
-import { rememberAnswer } from '../utils/recent-answers';
 import { findCachedQuestion, forgetQuestion, writeQuestion } from './cache';
 import { ACTION_KEY, questionKeys } from './queries';
 import { NOT_APPLICABLE_ANSWER, type PromptAnswer, type Question } from './schemas';
@@ -23,8 +21,6 @@ interface ActionSpec<TVars extends ActionVars> {
   send: (source: QuestionSource, vars: TVars) => Promise<Question>;
   /** What the question will look like if the server agrees; shown at once, rolled back on failure. */
   optimistic: (question: Question, vars: TVars, now: number) => Question;
-  /** The answer as the reviewer typed it, when it was free text (offered again as a recent answer). */
-  typed?: (vars: TVars) => string | undefined;
 }
 
 /** Whether a mutation in the cache is an action on question `id`. */
@@ -66,8 +62,6 @@ function useQuestionAction<TVars extends ActionVars>(spec: ActionSpec<TVars>) {
       if (vars.draftText !== undefined && readDraft(scope, id)?.text === vars.draftText) {
         removeDraft(scope, id);
       }
-      const typed = spec.typed?.(vars);
-      if (typed) rememberAnswer(typed, quickAnswers(question.answerFormat));
     },
     onSettled: (_data, error, vars) => {
       // The response already holds the new record; refetch in the background for what it changed
@@ -100,11 +94,6 @@ export function useResolveQuestion() {
         ...(together ? { together } : {}),
       }),
     optimistic: (question, { result }, now) => resolvedNow(question, result, now),
-    // Free text only: not a JSON result, not the summary of a form's several answers.
-    typed: ({ result, answers, draftText }) =>
-      !answers && typeof result.answer === 'string' && draftText?.trim() === result.answer
-        ? result.answer
-        : undefined,
   });
 }
 
@@ -120,8 +109,6 @@ export function useUpdateAnswer() {
       source.updateAnswer(id, { answer, validForSeconds }),
     optimistic: (question, { answer }, now) =>
       resolvedNow(question, { answer: answer.trim() }, now),
-    typed: ({ answer, draftText }) =>
-      draftText?.trim() === answer.trim() ? answer.trim() : undefined,
   });
 }
 

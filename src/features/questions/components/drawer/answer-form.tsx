@@ -48,7 +48,7 @@ import {
   summarizeAnswers,
 } from '../../utils/prompt-answers';
 import type { AnswerMode } from '../../utils/question-policy';
-import { forgetRecentAnswers } from '../../utils/recent-answers';
+import { forgetRecentAnswers, rememberAnswer } from '../../utils/recent-answers';
 import { answerText, isNotApplicable } from '../../utils/status';
 import { formatBytes } from '../../utils/text';
 import { ActionError } from './action-error';
@@ -300,17 +300,25 @@ export function AnswerForm({
     }
     setFieldError(message);
     if (!check.ok || message || !validity.ok) return;
+    // A free-text answer the server accepted is offered again on the next free-text question.
+    const remembering = {
+      ...callbacks,
+      onSuccess: () => {
+        rememberAnswer(check.answer, formats);
+        callbacks.onSuccess();
+      },
+    };
     if (mode === 'answer' && onAnswer) {
       onAnswer({ answer: check.answer, validForSeconds, draftText: text });
     } else if (mode === 'edit') {
       update.mutate(
         { id: question.id, answer: check.answer, validForSeconds, draftText: text },
-        callbacks,
+        remembering,
       );
     } else {
       resolve.mutate(
         { id: question.id, result: { answer: check.answer }, validForSeconds, draftText: text },
-        callbacks,
+        remembering,
       );
     }
   };
