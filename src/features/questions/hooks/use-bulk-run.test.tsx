@@ -6,10 +6,23 @@ import { type Question, REFLEXIO_ORIGIN } from '../api/schemas';
 import { type QuestionSource, QuestionSourceContext } from '../api/source';
 import { BULK_CONCURRENCY, useBulkRun } from './use-bulk-run';
 
+const alike = { scopeHash: 'scope-1', dedupKey: 'orders_v2' } as const;
+
 const bilby = { id: 'bilby', kind: 'bilby', label: 'Bilby' } as const;
 
 function question(id: string, overrides: Partial<Question> = {}): Question {
-  return { id, source: REFLEXIO_ORIGIN, status: 'pending', asker: null, ...overrides } as Question;
+  return {
+    id,
+    source: REFLEXIO_ORIGIN,
+    status: 'pending',
+    asker: null,
+    scopeHash: null,
+    dedupKey: null,
+    toolName: 'ask_human',
+    questionText: `Question ${id}?`,
+    createdAt: 0,
+    ...overrides,
+  } as Question;
 }
 
 /** A source whose not-applicable calls wait until the test lets them go, failing for `refused`. */
@@ -72,6 +85,28 @@ describe('useBulkRun', () => {
     expect(held.most()).toBe(BULK_CONCURRENCY);
     expect(failures?.map((f) => f.question.id)).toEqual(['q2', 'q5']);
     expect(result.current.progress).toBe(7);
+  });
+
+  it('sends the newest of look-alikes after the others, so it is the answer Reflexio keeps', async () => {
+    const held = heldSource(new Set());
+    const { result } = renderBulkRun(held.source);
+    const batch = [
+      question('old', { ...alike, createdAt: 1 }),
+      question('newest', { ...alike, createdAt: 3 }),
+      question('other'),
+      question('middle', { ...alike, createdAt: 2 }),
+    ];
+    let outcome: Promise<unknown> | undefined;
+    act(() => {
+      outcome = result.current.run('not-applicable', batch);
+    });
+    await vi.waitFor(() => expect(held.inFlight()).toBe(3));
+    expect(held.calls.map((c) => c.id)).toEqual(['old', 'other', 'middle']);
+    await held.release();
+    await vi.waitFor(() => expect(held.calls.map((c) => c.id)).toContain('newest'));
+    await held.release();
+    await outcome;
+    expect(held.calls.map((c) => c.id)).toEqual(['old', 'other', 'middle', 'newest']);
   });
 
   it('sends a Bilby conversation’s calls together, naming each other', async () => {

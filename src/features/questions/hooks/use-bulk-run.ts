@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useCancelQuestion, useMarkNotApplicable, useResolveQuestion } from '../api/mutations';
 import type { PromptAnswer, Question } from '../api/schemas';
 import type { BulkAction, BulkOutcome } from '../utils/bulk';
+import { compareAsked, lookalikeKey } from '../utils/lookalikes';
 import { sendingUnits } from '../utils/sending-units';
 
 export interface BulkRunOptions {
@@ -19,6 +20,26 @@ export interface BulkRunOptions {
  * requests behind the list's next refresh, nor look like a burst to the server.
  */
 export const BULK_CONCURRENCY = 4;
+
+/**
+ * The units in two waves: of look-alikes in the batch (the same question asked again), the newest
+ * waits for the others. Reflexio keeps the answer given last as the answer and marks the earlier
+ * ones superseded by it; sent all at once, which one stayed was a matter of which request arrived
+ * last, not the newest ask.
+ */
+export function newestLookalikesLast(units: Question[][]): [Question[][], Question[][]] {
+  const sets = new Map<string, Question[][]>();
+  for (const unit of units) {
+    const key = unit.length === 1 ? lookalikeKey(unit[0] as Question) : null;
+    if (key !== null) sets.set(key, [...(sets.get(key) ?? []), unit]);
+  }
+  const last = new Set<Question[]>();
+  for (const set of sets.values()) {
+    if (set.length < 2) continue;
+    last.add(set.reduce((a, b) => (compareAsked(a[0] as Question, b[0] as Question) < 0 ? b : a)));
+  }
+  return [units.filter((unit) => !last.has(unit)), units.filter((unit) => last.has(unit))];
+}
 
 /**
  * One request per question (per set of questions, where their system takes several in one; see
@@ -58,7 +79,8 @@ export function useBulkRun() {
   ): Promise<BulkOutcome[]> => {
     setProgress(0);
     const errors = new Map<Question, unknown>();
-    const units = sendingUnits(batch);
+    const [first, last] = newestLookalikesLast(sendingUnits(batch));
+    let units = first;
     let next = 0;
     const worker = async () => {
       while (next < units.length) {
@@ -76,7 +98,11 @@ export function useBulkRun() {
         );
       }
     };
-    await Promise.all(Array.from({ length: Math.min(BULK_CONCURRENCY, units.length) }, worker));
+    for (const wave of [first, last]) {
+      units = wave;
+      next = 0;
+      await Promise.all(Array.from({ length: Math.min(BULK_CONCURRENCY, wave.length) }, worker));
+    }
     return batch.flatMap((question) =>
       errors.has(question) ? [{ question, error: errors.get(question) }] : [],
     );
