@@ -79,30 +79,28 @@ export function useBulkRun() {
   ): Promise<BulkOutcome[]> => {
     setProgress(0);
     const errors = new Map<Question, unknown>();
-    const [first, last] = newestLookalikesLast(sendingUnits(batch));
-    let units = first;
-    let next = 0;
-    const worker = async () => {
-      while (next < units.length) {
-        const unit = units[next++] as Question[];
-        const together = unit.length > 1 ? unit.map((q) => q.id) : undefined;
-        await Promise.all(
-          unit.map(async (question) => {
-            try {
-              await send(action, question, together, options);
-            } catch (error) {
-              errors.set(question, error);
-            }
-            setProgress((done) => done + 1);
-          }),
-        );
-      }
+    const sendUnit = async (unit: Question[]) => {
+      const together = unit.length > 1 ? unit.map((q) => q.id) : undefined;
+      await Promise.all(
+        unit.map(async (question) => {
+          try {
+            await send(action, question, together, options);
+          } catch (error) {
+            errors.set(question, error);
+          }
+          setProgress((done) => done + 1);
+        }),
+      );
     };
-    for (const wave of [first, last]) {
-      units = wave;
-      next = 0;
+    /** BULK_CONCURRENCY workers, each taking the next unit of the wave when its last is done. */
+    const sendWave = async (wave: Question[][]) => {
+      let next = 0;
+      const worker = async () => {
+        while (next < wave.length) await sendUnit(wave[next++] as Question[]);
+      };
       await Promise.all(Array.from({ length: Math.min(BULK_CONCURRENCY, wave.length) }, worker));
-    }
+    };
+    for (const wave of newestLookalikesLast(sendingUnits(batch))) await sendWave(wave);
     return batch.flatMap((question) =>
       errors.has(question) ? [{ question, error: errors.get(question) }] : [],
     );

@@ -48,7 +48,6 @@ import {
   summarizeAnswers,
 } from '../../utils/prompt-answers';
 import type { AnswerMode } from '../../utils/question-policy';
-import { forgetRecentAnswers, rememberAnswer } from '../../utils/recent-answers';
 import { answerText, isNotApplicable } from '../../utils/status';
 import { formatBytes } from '../../utils/text';
 import { ActionError } from './action-error';
@@ -150,8 +149,9 @@ export function AnswerForm({
   const [promptErrors, setPromptErrors] = useState<(string | null)[]>([]);
   const formats = mode === 'json' || kind !== 'single' ? [] : quickAnswers(question.answerFormat);
   // A free-text question offers the reviewer's own recent answers on the same keys instead.
-  const recentAll = useRecentAnswers();
-  const recent = mode === 'json' || kind !== 'single' || formats.length > 0 ? [] : recentAll;
+  const recentAnswers = useRecentAnswers();
+  const recent =
+    mode === 'json' || kind !== 'single' || formats.length > 0 ? [] : recentAnswers.answers;
   const choices = formats.length > 0 ? formats : recent;
   const closed = closedReason !== null;
   const box = useRef<HTMLTextAreaElement>(null);
@@ -304,7 +304,7 @@ export function AnswerForm({
     const remembering = {
       ...callbacks,
       onSuccess: () => {
-        rememberAnswer(check.answer, formats);
+        recentAnswers.remember(check.answer, formats);
         callbacks.onSuccess();
       },
     };
@@ -390,7 +390,7 @@ export function AnswerForm({
               size="compact-sm"
               variant="subtle"
               color="gray"
-              onClick={forgetRecentAnswers}
+              onClick={recentAnswers.forget}
               aria-label="Forget recent answers"
             >
               Forget

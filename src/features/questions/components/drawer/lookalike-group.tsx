@@ -8,13 +8,13 @@ import { useBulkRun } from '../../hooks/use-bulk-run';
 import { useDraft } from '../../hooks/use-drafts';
 import { useDrawerFlow } from '../../hooks/use-drawer-flow';
 import { useLookalikesInView } from '../../hooks/use-lookalikes';
+import { useRecentAnswers } from '../../hooks/use-recent-answers';
 import { useKeys } from '../../hooks/use-shortcuts';
 import { useQuestionsNow } from '../../hooks/use-status-now';
 import { quickAnswers } from '../../utils/answer-format';
 import { type BulkAction, type BulkOutcome, bulkActions, bulkSummary } from '../../utils/bulk';
 import { compareAsked } from '../../utils/lookalikes';
 import { questionPath, withoutGroup } from '../../utils/paths';
-import { rememberAnswer } from '../../utils/recent-answers';
 import { isNotApplicable } from '../../utils/status';
 import { Countdown } from '../shared/countdown';
 import { StatusBadge } from '../shared/status-badge';
@@ -127,6 +127,7 @@ export function useLookalikeGroup(question: Question): LookalikeGroupState | nul
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const draft = useDraft(question.id);
   const flow = useDrawerFlow();
+  const recentAnswers = useRecentAnswers();
   const [dialog, setDialog] = useState<LookalikeGroupState['dialog']>({
     action: null,
     chosen: [],
@@ -165,7 +166,7 @@ export function useLookalikeGroup(question: Question): LookalikeGroupState | nul
             : `${questionsWord(failures.length)} failed: see the question.`,
       });
       if (!answers && failures.length < batch.length) {
-        rememberAnswer(answer, quickAnswers(question.answerFormat));
+        recentAnswers.remember(answer, quickAnswers(question.answerFormat));
       }
       if (failures.length > 0) return;
       // Sent everywhere: the box's draft has done its job (unless typed on meanwhile).

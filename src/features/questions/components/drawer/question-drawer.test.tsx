@@ -5,7 +5,6 @@ import { findRow, mockCall, openDrawer, rowOf } from '@/test/inbox';
 import { getMockApi, holdNextPost, mockControl } from '@/test/mock-api';
 import { refreshNow, renderApp } from '@/test/render';
 import { NOT_APPLICABLE_ANSWER } from '../../api/schemas';
-import { readRecentAnswers, rememberAnswer } from '../../utils/recent-answers';
 
 // The drawer is a lazy chunk: its first import compiles it (and Mantine's drawer) on demand, which
 // on a busy machine takes longer than a query's one-second wait. Done once here, outside the tests.
@@ -14,6 +13,9 @@ beforeAll(() => import('./question-drawer'), 30_000);
 // These tests look at the drawer after an action; "answer and next" (on by default, tested in its
 // own block below) would move it on to the next question.
 beforeEach(() => localStorage.setItem('qi:answer-and-next', 'off'));
+
+/** What "Your recent answers" holds in this browser. */
+const recentAnswers = () => JSON.parse(localStorage.getItem('qi:recent-answers') ?? '[]');
 
 /** The status word on the drawer's badge. */
 function badge(dialog: HTMLElement): string | null | undefined {
@@ -136,16 +138,18 @@ describe('your recent answers', () => {
     await user.type(within(dialog).getByRole('textbox', { name: 'Answer' }), ' After audit ');
     await user.click(within(dialog).getByRole('button', { name: 'Answer' }));
     await screen.findByText('Answer sent');
-    expect(readRecentAnswers()).toEqual(['After audit']);
+    expect(recentAnswers()).toEqual(['After audit']);
     await user.click(within(dialog).getByRole('button', { name: 'Yes' }));
     await user.click(within(dialog).getByRole('button', { name: 'Edit answer' }));
     await screen.findByText('Answer changed');
-    expect(readRecentAnswers()).toEqual(['After audit']);
+    expect(recentAnswers()).toEqual(['After audit']);
   });
 
   it('offers them on a free-text question: 1 fills the box, Forget removes them', async () => {
-    rememberAnswer('Ask the data team');
-    rememberAnswer('Only after the audit');
+    localStorage.setItem(
+      'qi:recent-answers',
+      JSON.stringify(['Only after the audit', 'Ask the data team']),
+    );
     const { dialog, user } = await openDrawer(demoIds.longText);
     const recent = await within(dialog).findByRole('group', { name: 'Recent answers' });
     expect(within(recent).getByRole('button', { name: 'Ask the data team' })).toHaveAttribute(
