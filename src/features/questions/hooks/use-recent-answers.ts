@@ -1,7 +1,11 @@
-import { useLocalStorage } from '@mantine/hooks';
+import { readLocalStorageValue, useLocalStorage } from '@mantine/hooks';
 import { parseRecentAnswers, withRecentAnswer } from '../utils/recent-answers';
 
-const none: string[] = [];
+const stored = {
+  key: 'qi:recent-answers',
+  defaultValue: [] as string[],
+  deserialize: parseRecentAnswers,
+};
 
 /**
  * The short answers this browser sent lately, newest first (see utils/recent-answers), shared by
@@ -9,17 +13,19 @@ const none: string[] = [];
  */
 export function useRecentAnswers() {
   const [answers, setAnswers, forget] = useLocalStorage<string[]>({
-    key: 'qi:recent-answers',
-    defaultValue: none,
+    ...stored,
     getInitialValueInEffect: false,
     serialize: (value) => JSON.stringify(value),
-    deserialize: parseRecentAnswers,
   });
   return {
     answers,
-    /** After the server accepted `answer`; `offered` are the question's quick answers. */
+    /**
+     * After the server accepted `answer`; `offered` are the question's quick answers. Written at
+     * once from what is stored now: an updater function would be written only when this
+     * component renders again, and "answer and next" unmounts it first.
+     */
     remember: (answer: string, offered: readonly string[]) =>
-      setAnswers((current) => withRecentAnswer(current, answer, offered)),
+      setAnswers(withRecentAnswer(readLocalStorageValue(stored), answer, offered)),
     forget,
   };
 }
