@@ -12,7 +12,9 @@ import { pendingBadge } from '../utils/pending-badge';
 import { useLeading, useSharedPoller } from './use-shared-poller';
 import { useQuestionsNow } from './use-status-now';
 
-const favicon = () => import('@/lib/favicon-badge');
+// The badge is a nicety: a chunk that cannot be downloaded (offline, the session ended at the SSO
+// proxy) leaves the icon as it is, and the next count tries again. Never an uncaught error.
+const favicon = () => import('@/lib/favicon-badge').catch(() => null);
 
 /** A question crosses the 5-minute line between polls too: looked at this often while told. */
 const URGENT_CHECK_MS = 15_000;
@@ -29,14 +31,14 @@ export function usePendingBadge(pending: Question[] | undefined) {
   useEffect(() => {
     let live = true;
     const cancel = whenIdleAfterFirstScreen(() => {
-      void favicon().then((module) => live && module.setFaviconBadge(count, urgent));
+      void favicon().then((module) => live && module?.setFaviconBadge(count, urgent));
     });
     return () => {
       live = false;
       cancel();
     };
   }, [count, urgent]);
-  useEffect(() => () => void favicon().then((module) => module.setFaviconBadge(0, false)), []);
+  useEffect(() => () => void favicon().then((module) => module?.setFaviconBadge(0, false)), []);
 }
 
 const away = () => document.visibilityState === 'hidden' || !document.hasFocus();
