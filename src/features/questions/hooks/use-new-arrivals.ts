@@ -32,9 +32,11 @@ export function useNewArrivals(pending: Question[] | undefined, openId?: string)
     setSeen((current) => (current.has(id) ? current : new Set(current).add(id)));
   }, []);
 
+  // Only a new arrival is worth remembering: a new set for any other question would re-render the
+  // whole inbox in the middle of opening it.
   useEffect(() => {
-    if (openId) markSeen(openId);
-  }, [openId, markSeen]);
+    if (openId && newIds.has(openId)) markSeen(openId);
+  }, [openId, newIds, markSeen]);
 
   const markAllSeen = useCallback(() => {
     setSeen((current) => new Set([...current, ...newIds]));
