@@ -1,10 +1,26 @@
 import { readLocalStorageValue, useLocalStorage } from '@mantine/hooks';
 import { parseRecentAnswers, withRecentAnswer } from '../utils/recent-answers';
 
+let lastRead: { raw: string | undefined; answers: string[] } | null = null;
+
+/**
+ * The same array for the same stored text. Mantine reads the storage again whenever a form using
+ * it mounts; a new array each time would render the answer form twice on every question opened.
+ */
+function readRecentAnswers(raw: string | undefined): string[] {
+  if (lastRead === null || lastRead.raw !== raw) {
+    const answers = parseRecentAnswers(raw);
+    lastRead = { raw, answers: answers.length > 0 ? answers : NONE };
+  }
+  return lastRead.answers;
+}
+
+const NONE: string[] = [];
+
 const stored = {
   key: 'qi:recent-answers',
-  defaultValue: [] as string[],
-  deserialize: parseRecentAnswers,
+  defaultValue: NONE,
+  deserialize: readRecentAnswers,
 };
 
 /**
