@@ -1,6 +1,8 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
+import { flushSync } from 'react-dom';
+import { usePainted } from '@/lib/use-painted';
 import { useCancelQuestion, useMarkNotApplicable } from '../../api/mutations';
 import { NOT_APPLICABLE_ANSWER, type Question } from '../../api/schemas';
 import { useDrawerFlow } from '../../hooks/use-drawer-flow';
@@ -16,6 +18,7 @@ const specs = {
     confirm: 'Mark not applicable',
     confirmColor: 'orange.9',
     done: 'Marked not applicable',
+    useAction: useMarkNotApplicable,
   },
   cancel: {
     trigger: 'Cancel question',
@@ -25,6 +28,7 @@ const specs = {
     confirm: 'Cancel question',
     confirmColor: 'red.8',
     done: 'Question cancelled',
+    useAction: useCancelQuestion,
   },
 } as const;
 
@@ -40,12 +44,17 @@ export function ConfirmAction({ action, question, busy }: ConfirmActionProps) {
   const spec = specs[action];
   const [opened, setOpened] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  const notApplicable = useMarkNotApplicable();
-  const cancel = useCancelQuestion();
-  const mutation = action === 'cancel' ? cancel : notApplicable;
+  // Only the mutation this button sends (an instance never changes its action).
+  const mutation = spec.useAction();
   const flow = useDrawerFlow();
+  // The closed dialog is mounted once the question has painted: two of them on every question
+  // opened held up its first paint. Asked for sooner, it is mounted closed first, so that it knows
+  // where the focus was and gives it back when closed.
+  const [wanted, setWanted] = useState(false);
+  const dialogMounted = usePainted() || wanted;
   const ask = () => {
     setError(null);
+    if (!dialogMounted) flushSync(() => setWanted(true));
     setOpened(true);
   };
   useKeys({
@@ -86,31 +95,33 @@ export function ConfirmAction({ action, question, busy }: ConfirmActionProps) {
       >
         {spec.trigger}
       </Button>
-      <Modal
-        opened={opened}
-        onClose={() => !mutation.isPending && setOpened(false)}
-        title={spec.title}
-        centered
-        zIndex={400}
-      >
-        <Stack gap="md">
-          <Text size="sm">{spec.body}</Text>
-          {error !== null && <ActionError error={error} />}
-          <Group justify="flex-end" gap="xs">
-            <Button
-              variant="default"
-              onClick={() => setOpened(false)}
-              disabled={mutation.isPending}
-              data-autofocus
-            >
-              Keep it
-            </Button>
-            <Button color={spec.confirmColor} onClick={confirm} loading={mutation.isPending}>
-              {spec.confirm}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      {dialogMounted && (
+        <Modal
+          opened={opened}
+          onClose={() => !mutation.isPending && setOpened(false)}
+          title={spec.title}
+          centered
+          zIndex={400}
+        >
+          <Stack gap="md">
+            <Text size="sm">{spec.body}</Text>
+            {error !== null && <ActionError error={error} />}
+            <Group justify="flex-end" gap="xs">
+              <Button
+                variant="default"
+                onClick={() => setOpened(false)}
+                disabled={mutation.isPending}
+                data-autofocus
+              >
+                Keep it
+              </Button>
+              <Button color={spec.confirmColor} onClick={confirm} loading={mutation.isPending}>
+                {spec.confirm}
+              </Button>
+            </Group>
+          </Stack>
+        </Modal>
+      )}
     </>
   );
 }
