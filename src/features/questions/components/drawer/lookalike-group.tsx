@@ -23,7 +23,7 @@ import { BulkDialog, BulkFailureList, questionsWord } from './bulk-dialog';
 import classes from './question-detail.module.css';
 
 /** The group open in the drawer, kept while it is open. */
-interface OpenGroup {
+export interface OpenGroup {
   /** Every ask the group has had while open, oldest first (answered ones stay, with their results). */
   members: Question[];
   /** After a group action: the asks that failed stay ticked, the others are unticked. */
@@ -47,7 +47,7 @@ function sameMembers(a: Question[], b: Question[]): boolean {
  * takes its asks out of the pending view (and so out of the grouping), and the drawer must still
  * show what happened to each. Null when no group is asked for, or the question is in none.
  */
-function useOpenGroup(openId: string): OpenGroup | null {
+export function useOpenGroup(openId: string): OpenGroup | null {
   const inView = useLookalikesInView();
   const lead = inView?.groupOpen ? inView.lookalikes.leadOf.get(openId) : undefined;
   const current = lead === undefined ? undefined : inView?.lookalikes.groups.get(lead);
@@ -108,11 +108,9 @@ export interface LookalikeGroupState {
  * now, and Answer for all of them through the bulk actions' machinery (one request per ask, the
  * failed ones stay selected).
  */
-export function useLookalikeGroup(question: Question): LookalikeGroupState | null {
-  const group = useOpenGroup(question.id);
+export function useLookalikeGroup(question: Question, group: OpenGroup): LookalikeGroupState {
   const known = useKnownQuestions();
   const members = useMemo(() => {
-    if (!group) return [];
     const byId = new Map(known.map((q) => [q.id, q]));
     // An ask answered since the group was listed has left the pending view: its record in the
     // unfiltered list says what became of it.
@@ -133,7 +131,6 @@ export function useLookalikeGroup(question: Question): LookalikeGroupState | nul
     chosen: [],
     used: false,
   });
-  if (!group) return null;
 
   const answer: LookalikeGroupState['answer'] = ({
     answer,

@@ -3,7 +3,6 @@ import {
   Anchor,
   Badge,
   Button,
-  CopyButton,
   Divider,
   Group,
   Stack,
@@ -13,19 +12,15 @@ import {
 } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useIsMutating, useMutationState } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useRef, useState } from 'react';
-import { Link, useLocation } from 'react-router';
+import { useEffect, useRef, useState } from 'react';
 import { JsonBlock } from '@/components/json-block';
 import { PartBoundary } from '@/components/part-boundary';
-import { TimeAgo } from '@/components/time-ago';
-import { formatExact } from '@/lib/format-time';
 import { isActionOn } from '../../api/mutations';
 import type { Question } from '../../api/schemas';
 import { useClosedDraftSeen } from '../../hooks/use-closed-draft-seen';
 import { useDraft } from '../../hooks/use-drafts';
 import { useAnswerAndNextPreference } from '../../hooks/use-drawer-flow';
 import { useStatusNow } from '../../hooks/use-status-now';
-import { questionPath } from '../../utils/paths';
 import {
   describeChange,
   questionPolicy,
@@ -33,8 +28,7 @@ import {
   statusMeta,
 } from '../../utils/question-policy';
 import { answerText, isAskHuman, isNotApplicable } from '../../utils/status';
-import { formatBytes, repeatKeys, truncateText } from '../../utils/text';
-import badge from '../shared/badge.module.css';
+import { formatBytes } from '../../utils/text';
 import { Countdown } from '../shared/countdown';
 import { StatusBadge } from '../shared/status-badge';
 import { AnswerForm, type AnswerFormHandle } from './answer-form';
@@ -44,9 +38,13 @@ import {
   LookalikeActions,
   LookalikeAsks,
   LookalikeDialog,
+  type LookalikeGroupState,
+  type OpenGroup,
   useLookalikeGroup,
+  useOpenGroup,
 } from './lookalike-group';
 import classes from './question-detail.module.css';
+import { QuestionDetails, SupersededLink } from './question-details';
 
 /** Question text is shown up to here at first; an answer (which may be a megabyte) up to ANSWER_SLICE. */
 const LONG_TEXT = 20_000;
@@ -87,38 +85,6 @@ function QuestionText({ text }: { text: string }) {
   return <LongText text={text} what="text" className={classes.text} testId="question-text" />;
 }
 
-/** Tags in the drawer: a good many, all of them on request (an agent may send thousands). */
-const DRAWER_TAGS = 50;
-
-function Tags({ tags }: { tags: string[] }) {
-  const [all, setAll] = useState(false);
-  if (tags.length === 0) return <>—</>;
-  const shown = all ? tags.slice(0, ALL_TAGS) : tags.slice(0, DRAWER_TAGS);
-  const keys = repeatKeys(shown);
-  return (
-    <Group gap={4}>
-      {shown.map((tag, index) => (
-        <span key={keys[index]} className={`${badge.badge} ${badge.light} ${classes.tag}`}>
-          {truncateText(tag, 200)}
-        </span>
-      ))}
-      {tags.length > shown.length &&
-        (all ? (
-          <Text span size="sm" c="dimmed">
-            and {(tags.length - shown.length).toLocaleString('en')} more
-          </Text>
-        ) : (
-          <Anchor component="button" type="button" size="sm" onClick={() => setAll(true)}>
-            Show all {tags.length.toLocaleString('en')} tags
-          </Anchor>
-        ))}
-    </Group>
-  );
-}
-
-/** "Show all" stops here: 10,000 badges are as many as a page can lay out at once. */
-const ALL_TAGS = 10_000;
-
 function CurrentResult({ question }: { question: Question }) {
   if (!question.result) return null;
   const answer = answerText(question);
@@ -149,54 +115,6 @@ function CurrentResult({ question }: { question: Question }) {
   );
 }
 
-function Timestamp({
-  at,
-  sourceId,
-  none = '—',
-}: {
-  at: number | null;
-  /** Whose clock `at` is by (the question's source). */
-  sourceId: string;
-  none?: string;
-}) {
-  if (at === null)
-    return (
-      <Text span c="dimmed">
-        {none}
-      </Text>
-    );
-  return (
-    <>
-      {formatExact(at)} (<TimeAgo at={at} sourceKey={sourceId} />)
-    </>
-  );
-}
-
-/** To the question that replaced this one, keeping the list's view and history behind it. */
-function SupersededLink({
-  id,
-  children,
-  ...style
-}: {
-  id: string;
-  children: ReactNode;
-  ff?: string;
-  size: string;
-}) {
-  const location = useLocation();
-  return (
-    <Anchor
-      component={Link}
-      to={{ pathname: questionPath(id), search: location.search }}
-      state={location.state}
-      replace
-      {...style}
-    >
-      {children}
-    </Anchor>
-  );
-}
-
 export interface QuestionDetailProps {
   question: Question;
   /** The server no longer has it (404 on refresh). */
@@ -207,13 +125,36 @@ export interface QuestionDetailProps {
   onOpen: (id: string) => void;
 }
 
-export function QuestionDetail({ question, gone, readOnly, nextId, onOpen }: QuestionDetailProps) {
+/**
+ * A question on its own, or the look-alike group open around it. The group's machinery (its
+ * requests, its dialog, what it remembers) is set up only for a group: most questions are none.
+ */
+export function QuestionDetail(props: QuestionDetailProps) {
+  const group = useOpenGroup(props.question.id);
+  return group ? (
+    <GroupQuestionDetail {...props} group={group} />
+  ) : (
+    <QuestionDetailBody {...props} lookalike={null} />
+  );
+}
+
+function GroupQuestionDetail({ group, ...props }: QuestionDetailProps & { group: OpenGroup }) {
+  return <QuestionDetailBody {...props} lookalike={useLookalikeGroup(props.question, group)} />;
+}
+
+function QuestionDetailBody({
+  question,
+  gone,
+  readOnly,
+  nextId,
+  onOpen,
+  lookalike,
+}: QuestionDetailProps & { lookalike: LookalikeGroupState | null }) {
   const acting = useIsMutating({ predicate: isActionOn(question.id) }) > 0;
   const hasDraft = useDraft(question.id).draft !== null;
   const policy = questionPolicy(question, useStatusNow(question), { gone, hasDraft, readOnly });
   useClosedDraftSeen(question.id, policy.closed !== null && readOnly === null, hasDraft);
   const askHuman = isAskHuman(question);
-  const lookalike = useLookalikeGroup(question);
   const answerForm = useRef<AnswerFormHandle>(null);
   const sendingGroup = lookalike !== null && lookalike.sending !== null;
 
@@ -379,9 +320,16 @@ export function QuestionDetail({ question, gone, readOnly, nextId, onOpen }: Que
               ) : (
                 <>
                   {canMarkNotApplicable && (
-                    <ConfirmAction action="not-applicable" question={question} busy={acting} />
+                    <ConfirmAction
+                      key="not-applicable"
+                      action="not-applicable"
+                      question={question}
+                      busy={acting}
+                    />
                   )}
-                  {canCancel && <ConfirmAction action="cancel" question={question} busy={acting} />}
+                  {canCancel && (
+                    <ConfirmAction key="cancel" action="cancel" question={question} busy={acting} />
+                  )}
                 </>
               )
             }
@@ -410,97 +358,7 @@ export function QuestionDetail({ question, gone, readOnly, nextId, onOpen }: Que
       )}
 
       <Divider />
-      <Stack gap="sm">
-        <Title order={3} size="h5">
-          Details
-        </Title>
-        <PartBoundary what="The details of this question" resetKey={question}>
-          <dl className={classes.details}>
-            <dt>Source</dt>
-            <dd>{question.source.label}</dd>
-            <dt>Tags</dt>
-            <dd>
-              <Tags tags={question.tags} />
-            </dd>
-            <dt>User</dt>
-            <dd>{question.userId === null ? '—' : truncateText(question.userId, 1000)}</dd>
-            <dt>Tool</dt>
-            <dd>
-              <Text span ff="monospace" size="sm">
-                {truncateText(question.toolName, 1000)}
-              </Text>
-            </dd>
-            <dt>Answer format</dt>
-            <dd>
-              {question.answerFormat === null ? '—' : truncateText(question.answerFormat, 1000)}
-            </dd>
-            <dt>Asked</dt>
-            <dd>
-              <Timestamp at={question.createdAt} sourceId={question.source.id} />
-            </dd>
-            <dt>Expires</dt>
-            <dd>
-              <Timestamp at={question.expiresAt} sourceId={question.source.id} none="No deadline" />
-            </dd>
-            <dt>Resolved</dt>
-            <dd>
-              <Timestamp at={question.resolvedAt} sourceId={question.source.id} />
-            </dd>
-            <dt>Answer valid until</dt>
-            <dd>
-              <Timestamp at={question.validUntil} sourceId={question.source.id} />
-            </dd>
-            {question.supersededBy && (
-              <>
-                <dt>Superseded by</dt>
-                <dd>
-                  <SupersededLink id={question.supersededBy} ff="monospace" size="sm">
-                    {question.supersededBy}
-                  </SupersededLink>
-                </dd>
-              </>
-            )}
-            <dt>ID</dt>
-            <dd>
-              <Group gap={6} wrap="nowrap">
-                <Text span ff="monospace" size="sm" className={classes.id}>
-                  {question.id}
-                </Text>
-                <CopyButton value={question.id}>
-                  {({ copied, copy }) => (
-                    <Button
-                      size="compact-xs"
-                      variant="subtle"
-                      onClick={copy}
-                      className={classes.copy}
-                    >
-                      {copied ? 'Copied' : 'Copy'}
-                    </Button>
-                  )}
-                </CopyButton>
-              </Group>
-            </dd>
-          </dl>
-        </PartBoundary>
-        {(
-          [
-            ['Arguments', 'The arguments of this question', question.args],
-            ['Scope', 'The scope of this question', question.scope],
-          ] as const
-        ).map(
-          ([label, what, value]) =>
-            value && (
-              <div key={label} className={classes.json}>
-                <Text size="sm" c="dimmed" mb={4}>
-                  {label}
-                </Text>
-                <PartBoundary what={what} resetKey={value}>
-                  <JsonBlock value={value} label={label} />
-                </PartBoundary>
-              </div>
-            ),
-        )}
-      </Stack>
+      <QuestionDetails question={question} />
       {nextId && (
         <Group justify="flex-end">
           <Button variant="subtle" onClick={() => onOpen(nextId)}>
