@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { drawer, expect, row, test } from './fixtures';
+import { drawer, expect, type MockControl, row, test } from './fixtures';
 
 const answerButton = { name: 'Answer', exact: true } as const;
 const MINUTE = 60_000;
@@ -81,39 +81,60 @@ for (const [label, shift, word] of [
     expect(call?.status).toBe('resolved');
     expect(call?.result).toEqual({ answer: 'Yes' });
   });
-
-  test(`a computer clock 15 minutes ${label}: a question turns expired when the server's time runs out`, async ({
-    page,
-    mock,
-  }) => {
-    const asked = await mock.ask({
-      question: `E2E: the browser clock is ${label}; restart the worker?`,
-      answer_format: 'yes/no',
-      expires_in_seconds: 30,
-    });
-    const call = await mock.find(asked.id);
-    const expiresAt = Date.parse(String(call?.expires_at));
-    await shiftBrowserClock(page, shift);
-    await page.goto(`questions/${asked.id}`);
-    const question = drawer(page);
-    // Seconds by the server's clock (the browser's own would say expired, or 15 minutes).
-    await expect(question.getByText(/expires in \d+s/)).toBeVisible({ timeout: 15_000 });
-    await expect(question.getByRole('button', answerButton)).toBeEnabled();
-    await recordExpiredFlip(page);
-    await expect(question.getByText(/This question has expired/)).toBeVisible({ timeout: 45_000 });
-    // Flipped when the server's time ran out. Following the computer's clock instead, a fast one
-    // flips 15 minutes early (caught here) and a slow one 15 minutes late (past the wait above).
-    // The estimate is as good as the Date header's 1-second resolution, hence the tolerance; no
-    // upper bound in wall time: a loaded machine paints late (1,975 ms once), which says nothing
-    // about which clock the page follows.
-    const flippedAt = await page.evaluate(
-      () => (window as unknown as { flippedAt?: number }).flippedAt,
-    );
-    expect(flippedAt).toBeDefined();
-    expect(flippedAt as number).toBeGreaterThanOrEqual(expiresAt - 1_000);
-    await expect(question.getByRole('button', answerButton)).toHaveCount(0);
-  });
 }
+
+/**
+ * A question with half a minute left, opened on a computer whose clock is `shift` off: it must turn
+ * expired when the server's time runs out.
+ */
+async function expiresOnServerTime(page: Page, mock: MockControl, label: string, shift: number) {
+  const asked = await mock.ask({
+    question: `E2E: the browser clock is ${label}; restart the worker?`,
+    answer_format: 'yes/no',
+    expires_in_seconds: 30,
+  });
+  const call = await mock.find(asked.id);
+  const expiresAt = Date.parse(String(call?.expires_at));
+  await shiftBrowserClock(page, shift);
+  await page.goto(`questions/${asked.id}`);
+  const question = drawer(page);
+  // Seconds by the server's clock (the browser's own would say expired, or 15 minutes).
+  await expect(question.getByText(/expires in \d+s/)).toBeVisible({ timeout: 15_000 });
+  await expect(question.getByRole('button', answerButton)).toBeEnabled();
+  await recordExpiredFlip(page);
+  await expect(question.getByText(/This question has expired/)).toBeVisible({ timeout: 45_000 });
+  // Flipped when the server's time ran out. Following the computer's clock instead, a fast one
+  // flips 15 minutes early (caught here) and a slow one 15 minutes late (past the wait above).
+  // The estimate is as good as the Date header's 1-second resolution, hence the tolerance; no
+  // upper bound in wall time: a loaded machine paints late (1,975 ms once), which says nothing
+  // about which clock the page follows.
+  const flippedAt = await page.evaluate(
+    () => (window as unknown as { flippedAt?: number }).flippedAt,
+  );
+  expect(flippedAt).toBeDefined();
+  expect(flippedAt as number).toBeGreaterThanOrEqual(expiresAt - 1_000);
+  await expect(question.getByRole('button', answerButton)).toHaveCount(0);
+}
+
+// Both clocks side by side in one test: the wait is the question's real half minute, once.
+test("a computer clock 15 minutes fast, and one 15 minutes slow: a question turns expired when the server's time runs out", async ({
+  page,
+  context,
+  browser,
+  mock,
+  baseURL,
+}) => {
+  const slow = await browser.newContext({ baseURL });
+  try {
+    await slow.addCookies(await context.cookies());
+    await Promise.all([
+      expiresOnServerTime(page, mock, 'fast', 15 * MINUTE),
+      expiresOnServerTime(await slow.newPage(), mock, 'slow', -15 * MINUTE),
+    ]);
+  } finally {
+    await slow.close();
+  }
+});
 
 test('a clock within a minute of the server says nothing about it', async ({ page, mock }) => {
   await mock.ask({ question: 'E2E: on time?', expires_in_seconds: 600 });
