@@ -1,8 +1,12 @@
 import '@testing-library/jest-dom/vitest';
 import { notifications } from '@mantine/notifications';
-import { act, cleanup } from '@testing-library/react';
+import { act, cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import { closeMockApi, resetMockApi, startMockApi } from './mock-api';
+
+// findBy/waitFor wait as the tests' own timeout does (vite.config.ts): 1 s locally, 5 s on CI, where
+// a file's first toast waits for its lazily loaded host under two busy workers (it once took over 1 s).
+configure({ asyncUtilTimeout: process.env.CI ? 5_000 : 1_000 });
 
 // jsdom lacks these; Mantine needs them.
 Object.defineProperty(window, 'matchMedia', {
