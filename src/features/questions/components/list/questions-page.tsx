@@ -1,5 +1,5 @@
 import { Paper, Title } from '@mantine/core';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 import { LoadBoundary, lazyPart } from '@/components/load-boundary';
 import { isSignedOut } from '@/lib/api-client';
@@ -109,6 +109,11 @@ export function QuestionsPage() {
     failed: refreshFailed,
     onRefresh: refreshAll,
   });
+  // Stable while the rows are: the toolbar (memoized) is not rendered again when a question opens.
+  const focusFirstRow = useCallback(() => {
+    const first = visibleIds[0];
+    if (first) listRef.current?.focusRow(first);
+  }, [visibleIds]);
   const clearFilters = () => {
     searchText.clear();
     setFilters({ q: '', tag: null, user: null });
@@ -125,10 +130,7 @@ export function QuestionsPage() {
         setFilters={setFilters}
         searchRef={searchRef}
         searchText={searchText}
-        onSearchDone={() => {
-          const first = visibleIds[0];
-          if (first) listRef.current?.focusRow(first);
-        }}
+        onSearchDone={focusFirstRow}
         {...toolbarData}
         density={density}
         onDensityChange={setDensity}
