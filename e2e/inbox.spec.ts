@@ -161,14 +161,17 @@ test('keyboard-only triage of three questions', async ({ page, mock }) => {
   await expect(page.getByRole('list', { name: 'Questions' })).toBeVisible();
   const answered: string[] = [];
   await page.keyboard.press('j');
-  for (const answer of ['staging', 'Yes', '30 days']) {
-    const focusedId = await page.evaluate(
+  const focusedRow = () =>
+    page.evaluate(
       () =>
         (document.activeElement?.closest('[data-question-id]') as HTMLElement | null)?.dataset
           .questionId,
     );
-    expect(focusedId).toBeTruthy();
-    answered.push(focusedId as string);
+  for (const answer of ['staging', 'Yes', '30 days']) {
+    // `j`, and closing the drawer, put focus on a row within a frame or two (a row the list is
+    // still measuring takes it once it can): wait for it, as a reviewer's next key would.
+    await expect.poll(focusedRow).toBeTruthy();
+    answered.push((await focusedRow()) as string);
     await page.keyboard.press('Enter');
     const box = drawer(page).getByRole('textbox', { name: 'Answer' });
     // The drawer has the cursor, not the box (a shortcut must not type into it): `a` goes there.
