@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useLayoutEffect, useRef } from 'react';
 import { useSwitchPreference } from '@/lib/preferences';
 
 /** Single-key shortcuts can be turned off (WCAG 2.1.4); remembered in this browser. */
@@ -42,7 +42,9 @@ export function useKeys(bindings: KeyBindings, active = true) {
   const [enabled] = useSingleKeyShortcuts();
   const latest = useRef(bindings);
   latest.current = bindings;
-  useEffect(() => {
+  // Attached as the rows are committed, not a task later: a key pressed as soon as the list shows
+  // (a fast reviewer; a journey on a loaded machine, once) was otherwise lost.
+  useLayoutEffect(() => {
     if (!active || !enabled) return;
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
