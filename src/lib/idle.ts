@@ -40,18 +40,3 @@ export function whenIdle(task: () => void): () => void {
   const handle = setTimeout(task, 200);
   return () => clearTimeout(handle);
 }
-
-/**
- * Runs `task` once the next frame has been painted; returns a cancel function. For work that reads
- * layout (scrolling something into view) and need not hold up what the user is waiting to see.
- */
-export function afterNextPaint(task: () => void): () => void {
-  let timeout: ReturnType<typeof setTimeout> | undefined;
-  const frame = requestAnimationFrame(() => {
-    timeout = setTimeout(task, 0);
-  });
-  return () => {
-    cancelAnimationFrame(frame);
-    clearTimeout(timeout);
-  };
-}

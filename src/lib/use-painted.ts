@@ -1,15 +1,21 @@
 import { useEffect, useState } from 'react';
-import { afterNextPaint } from './idle';
 
 /**
  * False until the component's first render is on screen, then true: for parts nobody sees at
- * first (a closed dialog), so they are mounted after what the reviewer is waiting for has painted.
+ * first (a closed dialog, the details below the form), so they are mounted after what the reviewer
+ * is waiting for has painted. The frame's callback runs before its paint; the task after it, after.
  */
 export function usePainted(): boolean {
   const [painted, setPainted] = useState(false);
   useEffect(() => {
-    if (painted) return;
-    return afterNextPaint(() => setPainted(true));
-  }, [painted]);
+    let timeout: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timeout = setTimeout(() => setPainted(true), 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timeout);
+    };
+  }, []);
   return painted;
 }

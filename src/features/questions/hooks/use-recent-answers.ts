@@ -1,6 +1,7 @@
 import { readLocalStorageValue, useLocalStorage } from '@mantine/hooks';
 import { parseRecentAnswers, withRecentAnswer } from '../utils/recent-answers';
 
+const NONE: string[] = [];
 let lastRead: { raw: string | undefined; answers: string[] } | null = null;
 
 /**
@@ -14,8 +15,6 @@ function readRecentAnswers(raw: string | undefined): string[] {
   }
   return lastRead.answers;
 }
-
-const NONE: string[] = [];
 
 const stored = {
   key: 'qi:recent-answers',
