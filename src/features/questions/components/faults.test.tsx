@@ -1,7 +1,7 @@
 import { demoIds } from '@mock/seed';
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { listRows, openDrawer } from '@/test/inbox';
+import { listRows, openDrawer, rowOf } from '@/test/inbox';
 import { getMockApi, mockControl } from '@/test/mock-api';
 import { refreshNow, renderApp } from '@/test/render';
 
@@ -208,5 +208,26 @@ describe('an action fails', () => {
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('Your session has ended');
     expect(Object.keys(localStorage).filter((key) => key.includes(':draft:'))).toHaveLength(1);
     expect(within(dialog).getByRole('textbox', { name: 'Answer' })).toHaveValue('Keep me');
+  });
+
+  it('the session ends before the opened question could be read: it stays, from the list, answer box and all', async () => {
+    const { user } = renderApp();
+    await listRows();
+    // The question opens from the list's copy while its own read is on its way; that read is the
+    // first to meet the ended session (seen in the proxy journey on a slow machine).
+    await inject({
+      kind: 'status',
+      status: 401,
+      detail: 'Not authenticated',
+      match: { method: 'GET', path: `/pending_tool_calls/${demoIds.pendingYesNo}` },
+    });
+    const link = rowOf(demoIds.pendingYesNo).querySelector<HTMLAnchorElement>('a[data-row-link]');
+    if (!link) throw new Error('the row has no link');
+    await user.click(link);
+    const dialog = await screen.findByRole('dialog', { name: 'Question' });
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Your session has ended');
+    expect(within(dialog).getByTestId('question-text')).toBeInTheDocument();
+    expect(within(dialog).getByRole('textbox', { name: 'Answer' })).toBeInTheDocument();
+    expect(within(dialog).queryByText(/could not be loaded/)).not.toBeInTheDocument();
   });
 });

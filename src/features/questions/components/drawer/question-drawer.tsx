@@ -93,9 +93,11 @@ function QuestionPanel({
   }, [gone, id, queryClient]);
 
   // A record the server cannot give back on its own is shown as the list has it, without actions.
+  // A question whose first read failed (the session ended, the server is down) stays as the list
+  // has it, as it does when a later read fails: the reviewer may be typing into it.
   const shown =
     readOnly === null
-      ? detail.data
+      ? (detail.data ?? (detail.isError && !gone ? findCachedQuestion(queryClient, id) : undefined))
       : copies
         ? (copies[copy - 1] ?? copies[0])
         : (detail.data ?? findCachedQuestion(queryClient, id));
