@@ -4,6 +4,7 @@ import {
   type ReactElement,
   type Ref,
   use,
+  useCallback,
   useEffect,
   useImperativeHandle,
   useLayoutEffect,
@@ -121,6 +122,52 @@ function tryFocus(id: string): boolean {
   if (!link) return false;
   focusLink(link);
   return document.activeElement === link;
+}
+
+/** What ends following a row: the reviewer scrolling, clicking or pressing a key themselves. */
+const OWN_MOVES = ['wheel', 'touchstart', 'pointerdown', 'keydown'] as const;
+
+/**
+ * Keeps the row j/k focused on screen while virtua settles. Rows that come into the page as the
+ * list scrolls are measured a frame later; when they are taller than virtua's estimate, the rows
+ * below them move down, the focused one out of the window with nothing to scroll it back (seen
+ * in CI: the 25th row focused just below the window's edge). An IntersectionObserver watches the
+ * focused row and brings it back whenever it leaves the visible band, until focus leaves it or
+ * the reviewer scrolls, clicks or presses a key (a j or k starts a new follow for the next row).
+ */
+function useFollowFocusedRow(): (id: string) => void {
+  const stop = useRef<() => void>(() => {});
+  useEffect(() => () => stop.current(), []);
+  return useCallback((id: string) => {
+    stop.current();
+    const link = rowLink(document.body, id);
+    const row = link?.closest<HTMLElement>('[data-question-id]');
+    // jsdom has no IntersectionObserver.
+    if (!link || !row || typeof IntersectionObserver === 'undefined') return;
+    // The band rows are scrolled into (their scroll margins keep them clear of the sticky header).
+    const margins = getComputedStyle(row);
+    const inset = (margin: string) => `-${Math.max(0, (Number.parseFloat(margin) || 0) - 1)}px`;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (document.activeElement !== link) end();
+        else if (entries.some((entry) => entry.intersectionRatio < 1)) scrollToRow(link);
+      },
+      {
+        threshold: 1,
+        rootMargin: `${inset(margins.scrollMarginTop)} 0px ${inset(margins.scrollMarginBottom)} 0px`,
+      },
+    );
+    const end = () => {
+      observer.disconnect();
+      for (const type of OWN_MOVES) window.removeEventListener(type, end, true);
+      link.removeEventListener('blur', end);
+    };
+    observer.observe(row);
+    for (const type of OWN_MOVES)
+      window.addEventListener(type, end, { capture: true, passive: true });
+    link.addEventListener('blur', end);
+    stop.current = end;
+  }, []);
 }
 
 /**
@@ -347,6 +394,7 @@ function VirtualList({ questions, renderRow, rowHeight, ref }: RowsProps & { row
   const ids = useMemo(() => questions.map((q) => q.id), [questions]);
 
   const pendingFocus = useRef<string | null>(null);
+  const follow = useFollowFocusedRow();
   // A focused row scrolled far away leaves the page and focus falls back to the body; j/k then
   // carry on from that row instead of starting over at the top.
   const lastFocused = useRef<string | undefined>(undefined);
@@ -366,6 +414,7 @@ function VirtualList({ questions, renderRow, rowHeight, ref }: RowsProps & { row
         if (index === -1) return false;
         if (tryFocus(id)) {
           pendingFocus.current = null;
+          follow(id);
           return true;
         }
         // Not rendered yet (or rendered but still hidden until virtua has measured it): bring it
@@ -376,7 +425,10 @@ function VirtualList({ questions, renderRow, rowHeight, ref }: RowsProps & { row
         let frames = 0;
         const retry = () => {
           if (pendingFocus.current !== id) return;
-          if (tryFocus(id) || ++frames >= 60) pendingFocus.current = null;
+          if (tryFocus(id)) {
+            pendingFocus.current = null;
+            follow(id);
+          } else if (++frames >= 60) pendingFocus.current = null;
           else requestAnimationFrame(retry);
         };
         requestAnimationFrame(retry);
@@ -392,7 +444,7 @@ function VirtualList({ questions, renderRow, rowHeight, ref }: RowsProps & { row
         else if (ids.includes(id)) virtualizer.current?.scrollToIndex(ids.indexOf(id));
       },
     }),
-    [ids],
+    [ids, follow],
   );
 
   return (
