@@ -124,48 +124,37 @@ function tryFocus(id: string): boolean {
   return document.activeElement === link;
 }
 
-/** What ends following a row: the reviewer scrolling, clicking or pressing a key themselves. */
-const OWN_MOVES = ['wheel', 'touchstart', 'pointerdown', 'keydown'] as const;
-
 /**
  * Keeps the row j/k focused on screen while virtua settles. Rows that come into the page as the
  * list scrolls are measured a frame later; when they are taller than virtua's estimate, the rows
  * below them move down, the focused one out of the window with nothing to scroll it back (seen
  * in CI: the 25th row focused just below the window's edge). An IntersectionObserver watches the
- * focused row and brings it back whenever it leaves the visible band, until focus leaves it or
- * the reviewer scrolls, clicks or presses a key (a j or k starts a new follow for the next row).
+ * focused row and brings it back whenever it leaves the band rows are scrolled into (inside their
+ * scroll margins, question-row.module.css), until focus leaves it or the reviewer scrolls, clicks
+ * or presses a key (a j or k starts a new follow for the next row).
  */
 function useFollowFocusedRow(): (id: string) => void {
-  const stop = useRef<() => void>(() => {});
+  const stop = useRef(() => {});
   useEffect(() => () => stop.current(), []);
   return useCallback((id: string) => {
     stop.current();
     const link = rowLink(document.body, id);
-    const row = link?.closest<HTMLElement>('[data-question-id]');
     // jsdom has no IntersectionObserver.
-    if (!link || !row || typeof IntersectionObserver === 'undefined') return;
-    // The band rows are scrolled into (their scroll margins keep them clear of the sticky header).
-    const margins = getComputedStyle(row);
-    const inset = (margin: string) => `-${Math.max(0, (Number.parseFloat(margin) || 0) - 1)}px`;
+    if (!link || typeof IntersectionObserver === 'undefined') return;
     const observer = new IntersectionObserver(
-      (entries) => {
+      ([entry]) => {
         if (document.activeElement !== link) end();
-        else if (entries.some((entry) => entry.intersectionRatio < 1)) scrollToRow(link);
+        else if (entry && entry.intersectionRatio < 1) scrollToRow(link);
       },
-      {
-        threshold: 1,
-        rootMargin: `${inset(margins.scrollMarginTop)} 0px ${inset(margins.scrollMarginBottom)} 0px`,
-      },
+      { threshold: 1, rootMargin: '-63px 0px -7px' },
     );
+    const moves = ['wheel', 'touchstart', 'pointerdown', 'keydown'];
     const end = () => {
       observer.disconnect();
-      for (const type of OWN_MOVES) window.removeEventListener(type, end, true);
-      link.removeEventListener('blur', end);
+      for (const type of moves) window.removeEventListener(type, end, true);
     };
-    observer.observe(row);
-    for (const type of OWN_MOVES)
-      window.addEventListener(type, end, { capture: true, passive: true });
-    link.addEventListener('blur', end);
+    observer.observe(link.closest('[data-question-id]') ?? link);
+    for (const type of moves) window.addEventListener(type, end, { capture: true, passive: true });
     stop.current = end;
   }, []);
 }
