@@ -1,6 +1,11 @@
 import { Alert, Code, List, Stack, Text, Title } from '@mantine/core';
 import { AppMantineProvider } from './mantine-provider';
 
+/** Why every request to the API was blocked: the address is on an origin the page may not reach. */
+export function blockedApiIssue(apiRoot: URL): string {
+  return `apiBaseUrl: ${apiRoot.href} is on another origin (${apiRoot.origin}), which this page's Content-Security-Policy (connect-src) does not allow. Use an address on the portal's own origin (the default "api", which the server proxies), or allow that origin in the policy.`;
+}
+
 export function ConfigErrorPage({
   url,
   problem,

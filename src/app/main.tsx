@@ -21,13 +21,20 @@ const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 const root = createRoot(container);
 
-async function showConfigError(url: string, problem: string, issues: string[]) {
-  // Only a broken deployment needs this page: it is not part of the portal's initial download.
+/** What is wrong with the deployment: its issues, or the API address the browser blocked. */
+type StartFailure = { problem: string } & ({ issues: string[] } | { blockedApi: URL });
+
+async function showConfigError(url: string, failure: StartFailure) {
+  // Only a broken deployment needs this page (and its explanations): it is not part of the
+  // portal's initial download.
   try {
-    const { ConfigErrorPage } = await import('./config-error-page');
-    root.render(<ConfigErrorPage url={url} problem={problem} issues={issues} />);
+    const { ConfigErrorPage, blockedApiIssue } = await import('./config-error-page');
+    const issues = 'issues' in failure ? failure.issues : [blockedApiIssue(failure.blockedApi)];
+    root.render(<ConfigErrorPage url={url} problem={failure.problem} issues={issues} />);
   } catch {
-    root.render(<p>Questions Inbox cannot start: {problem}. Reload the page to try again.</p>);
+    root.render(
+      <p>Questions Inbox cannot start: {failure.problem} Reload the page to try again.</p>,
+    );
   }
 }
 
@@ -37,13 +44,10 @@ void loadRuntimeConfig(new URL(document.baseURI), configFetch).then(async (resul
     let blocked = false;
     watchBlockedApi(apiRoot, () => {
       blocked = true;
-      void showConfigError(
-        new URL('config.json', result.baseUrl).href,
-        'The browser blocked every request to the API address.',
-        [
-          `apiBaseUrl: ${apiRoot.href} is on another origin (${apiRoot.origin}), which this page's Content-Security-Policy (connect-src) does not allow. Use an address on the portal's own origin (the default "api", which the server proxies), or allow that origin in the policy.`,
-        ],
-      );
+      void showConfigError(new URL('config.json', result.baseUrl).href, {
+        problem: 'The browser blocked every request to the API address.',
+        blockedApi: apiRoot,
+      });
     });
     const services = createServices(result.config, result.baseUrl);
     // The first list is taken over from prefetch.js (asked for while this code downloaded), or
@@ -68,5 +72,5 @@ void loadRuntimeConfig(new URL(document.baseURI), configFetch).then(async (resul
     root.render(<App config={result.config} baseUrl={result.baseUrl} services={services} />);
     return;
   }
-  await showConfigError(result.url, result.problem, result.issues);
+  await showConfigError(result.url, { problem: result.problem, issues: result.issues });
 });
