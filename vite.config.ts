@@ -1,4 +1,6 @@
+import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
@@ -56,10 +58,29 @@ function compileHints(): Plugin {
   };
 }
 
+/**
+ * react-router 7 resolves to its development build under every export condition, production
+ * builds included (remix-run/react-router#12532, #14102: meant to be temporary, still so in
+ * 7.18.7), which ships its development warnings to every reviewer. The portal's build takes the
+ * package's own production build instead: the same code without them, and 0.5 KB less in the first
+ * download. Tests and the dev server keep the development build and its warnings.
+ */
+function reactRouterProductionBuild(): Plugin {
+  const root = dirname(createRequire(import.meta.url).resolve('react-router/package.json'));
+  const production = join(root, 'dist', 'production', 'index.mjs');
+  return {
+    name: 'questions-inbox:react-router-production',
+    apply: 'build',
+    enforce: 'pre',
+    resolveId: (source) => (source === 'react-router' ? production : null),
+  };
+}
+
 export default defineConfig({
   // Relative asset URLs plus a <base href> in index.html: one build serves any sub-path.
   base: './',
   plugins: [
+    reactRouterProductionBuild(),
     react(),
     {
       // public/prefetch.js fetches config.json and the first list while the app downloads. It is
