@@ -130,8 +130,9 @@ function tryFocus(id: string): boolean {
  * below them move down, the focused one out of the window with nothing to scroll it back (seen
  * in CI: the 25th row focused just below the window's edge). An IntersectionObserver watches the
  * focused row and brings it back whenever it leaves the band rows are scrolled into (inside their
- * scroll margins, question-row.module.css), until focus leaves it or the reviewer scrolls, clicks
- * or presses a key (a j or k starts a new follow for the next row).
+ * scroll margins, question-row.module.css), until focus leaves it, the reviewer scrolls, clicks
+ * or presses a key (a j or k starts a new follow for the next row), or two seconds have passed:
+ * a scroll bar dragged later is not fought (not every browser reports that drag as a pointer event).
  */
 function useFollowFocusedRow(): (id: string) => void {
   const stop = useRef(() => {});
@@ -151,8 +152,10 @@ function useFollowFocusedRow(): (id: string) => void {
     const moves = ['wheel', 'touchstart', 'pointerdown', 'keydown'];
     const end = () => {
       observer.disconnect();
+      clearTimeout(timer);
       for (const type of moves) window.removeEventListener(type, end, true);
     };
+    const timer = setTimeout(end, 2000);
     observer.observe(link.closest('[data-question-id]') ?? link);
     for (const type of moves) window.addEventListener(type, end, { capture: true, passive: true });
     stop.current = end;
