@@ -14,9 +14,16 @@ import { isGroupOpen, withoutGroup } from '../utils/paths';
 export function useInboxFilters() {
   const [params, setParams] = useSearchParams();
   const filters = useMemo(() => parseFilters(params), [params]);
+  // React Router's setter is a new function whenever the path changes (opening a question), which
+  // re-rendered the memoized toolbar on every open; the page gets one stable function that calls
+  // the latest setter (updated as the page commits, before any event can call it).
+  const latestSetParams = useRef(setParams);
+  useLayoutEffect(() => {
+    latestSetParams.current = setParams;
+  });
   const setFilters = useCallback(
     (patch: Partial<InboxFilters>, options: { replace?: boolean } = {}) => {
-      setParams(
+      latestSetParams.current(
         (current) => {
           const base = parseFilters(current);
           const next = { ...base, ...patch };
@@ -33,7 +40,7 @@ export function useInboxFilters() {
         { replace: options.replace ?? false },
       );
     },
-    [setParams],
+    [],
   );
   // The group marker belongs to the open question, not to the view: steps and closing drop it.
   return { filters, setFilters, search: withoutGroup(params), groupOpen: isGroupOpen(params) };
