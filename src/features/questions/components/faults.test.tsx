@@ -229,5 +229,28 @@ describe('an action fails', () => {
     expect(within(dialog).getByTestId('question-text')).toBeInTheDocument();
     expect(within(dialog).getByRole('textbox', { name: 'Answer' })).toBeInTheDocument();
     expect(within(dialog).queryByText(/could not be loaded/)).not.toBeInTheDocument();
+    expect(within(dialog).queryByText('Showing this question as last loaded')).toBeNull();
+  });
+
+  it('the opened question cannot be read (server error): it stays, from the list, and says it may be out of date', async () => {
+    const { user } = renderApp();
+    await listRows();
+    await inject({
+      kind: 'status',
+      status: 500,
+      detail: 'database is locked',
+      count: 10,
+      match: { method: 'GET', path: `/pending_tool_calls/${demoIds.pendingYesNo}` },
+    });
+    const link = rowOf(demoIds.pendingYesNo).querySelector<HTMLAnchorElement>('a[data-row-link]');
+    if (!link) throw new Error('the row has no link');
+    await user.click(link);
+    const dialog = await screen.findByRole('dialog', { name: 'Question' });
+    const note = await within(dialog).findByRole('status', {
+      name: 'Showing this question as last loaded',
+    });
+    expect(note).toHaveTextContent('The server hit an error');
+    expect(within(dialog).getByTestId('question-text')).toBeInTheDocument();
+    expect(within(dialog).getByRole('textbox', { name: 'Answer' })).toBeInTheDocument();
   });
 });

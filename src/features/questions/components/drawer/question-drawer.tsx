@@ -13,8 +13,9 @@ import { type ReactNode, useEffect, useId, useState } from 'react';
 import { PartBoundary } from '@/components/part-boundary';
 import { SessionEndedAlert } from '@/components/session-ended-alert';
 import { useRuntimeConfig } from '@/config/runtime-config';
-import { isApiError } from '@/lib/api-client';
+import { isApiError, isSignedOut } from '@/lib/api-client';
 import { useCoveringLayer } from '@/lib/covering-layer';
+import { describeError } from '@/lib/describe-error';
 import { useSession } from '@/lib/session-store';
 import { findCachedQuestion, forgetQuestion } from '../../api/cache';
 import { useQuestionQueries } from '../../api/queries';
@@ -101,15 +102,32 @@ function QuestionPanel({
       : copies
         ? (copies[copy - 1] ?? copies[0])
         : (detail.data ?? findCachedQuestion(queryClient, id));
+  // Its own read failed (a signed-out session has its alert above): say the question may be out
+  // of date; the read is tried again with every refresh.
+  const stale = readOnly === null && detail.isError && !gone && !isSignedOut(detail.error);
   if (shown)
     return (
-      <QuestionDetail
-        question={shown}
-        gone={readOnly === null && gone}
-        readOnly={readOnly}
-        nextId={nextId}
-        onOpen={onOpen}
-      />
+      <>
+        {stale && (
+          <Alert
+            color="orange"
+            variant="light"
+            role="status"
+            mb="md"
+            title="Showing this question as last loaded"
+          >
+            {describeError(detail.error).title}. It may be out of date; it is read again with every
+            refresh.
+          </Alert>
+        )}
+        <QuestionDetail
+          question={shown}
+          gone={readOnly === null && gone}
+          readOnly={readOnly}
+          nextId={nextId}
+          onOpen={onOpen}
+        />
+      </>
     );
   if (readOnly !== null) return <NotFound id={id} askable={plausible} />;
   if (gone) return <NotFound id={id} askable />;
