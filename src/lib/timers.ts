@@ -1,5 +1,6 @@
-import { createContext, use, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { createContext, use, useEffect, useMemo, useRef } from 'react';
 import type { Clock } from './clock';
+import { useLatest } from './use-latest';
 
 /**
  * Delays the portal waits out (the search box's debounce). The browser's timers by default; tests
@@ -45,10 +46,7 @@ export function useDebouncedCallback<A extends unknown[]>(
   ms: number,
 ): Debounced<A> {
   const timers = use(TimersContext);
-  const latest = useRef(fn);
-  useLayoutEffect(() => {
-    latest.current = fn;
-  });
+  const latest = useLatest(fn);
   const pending = useRef<(() => void) | null>(null);
   useEffect(
     () => () => {

@@ -210,21 +210,30 @@ describe('an action fails', () => {
     expect(within(dialog).getByRole('textbox', { name: 'Answer' })).toHaveValue('Keep me');
   });
 
-  it('the session ends before the opened question could be read: it stays, from the list, answer box and all', async () => {
+  /**
+   * Opens the row of `demoIds.pendingYesNo` from the loaded list while its own read meets `fault`:
+   * the drawer first shows the list's copy, as it does for every question opened from the list.
+   */
+  async function openWhileItsReadFails(fault: Record<string, unknown>) {
     const { user } = renderApp();
     await listRows();
-    // The question opens from the list's copy while its own read is on its way; that read is the
-    // first to meet the ended session (seen in the proxy journey on a slow machine).
     await inject({
-      kind: 'status',
-      status: 401,
-      detail: 'Not authenticated',
+      ...fault,
       match: { method: 'GET', path: `/pending_tool_calls/${demoIds.pendingYesNo}` },
     });
     const link = rowOf(demoIds.pendingYesNo).querySelector<HTMLAnchorElement>('a[data-row-link]');
     if (!link) throw new Error('the row has no link');
     await user.click(link);
-    const dialog = await screen.findByRole('dialog', { name: 'Question' });
+    return screen.findByRole('dialog', { name: 'Question' });
+  }
+
+  it('the session ends before the opened question could be read: it stays, from the list, answer box and all', async () => {
+    // Seen in the proxy journey on a slow machine: the first read met the ended session.
+    const dialog = await openWhileItsReadFails({
+      kind: 'status',
+      status: 401,
+      detail: 'Not authenticated',
+    });
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('Your session has ended');
     expect(within(dialog).getByTestId('question-text')).toBeInTheDocument();
     expect(within(dialog).getByRole('textbox', { name: 'Answer' })).toBeInTheDocument();
@@ -233,19 +242,12 @@ describe('an action fails', () => {
   });
 
   it('the opened question cannot be read (server error): it stays, from the list, and says it may be out of date', async () => {
-    const { user } = renderApp();
-    await listRows();
-    await inject({
+    const dialog = await openWhileItsReadFails({
       kind: 'status',
       status: 500,
       detail: 'database is locked',
       count: 10,
-      match: { method: 'GET', path: `/pending_tool_calls/${demoIds.pendingYesNo}` },
     });
-    const link = rowOf(demoIds.pendingYesNo).querySelector<HTMLAnchorElement>('a[data-row-link]');
-    if (!link) throw new Error('the row has no link');
-    await user.click(link);
-    const dialog = await screen.findByRole('dialog', { name: 'Question' });
     const note = await within(dialog).findByRole('status', {
       name: 'Showing this question as last loaded',
     });

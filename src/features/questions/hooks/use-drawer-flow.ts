@@ -1,5 +1,6 @@
-import { createContext, type RefObject, use, useLayoutEffect, useMemo, useRef } from 'react';
+import { createContext, type RefObject, use, useMemo, useRef } from 'react';
 import { useSwitchPreference } from '@/lib/preferences';
+import { useLatest } from '@/lib/use-latest';
 import { nextAfterDone } from '../utils/next-question';
 
 export interface DrawerFlow {
@@ -35,10 +36,7 @@ export function useAnswerAndNext(
   switchTo: (id: string) => void,
 ): DrawerFlow {
   const [enabled] = useAnswerAndNextPreference();
-  const latest = useRef({ openId, visibleIds, switchTo, enabled });
-  useLayoutEffect(() => {
-    latest.current = { openId, visibleIds, switchTo, enabled };
-  });
+  const latest = useLatest({ openId, visibleIds, switchTo, enabled });
   const focusFor = useRef<string | null>(null);
   return useMemo(
     () => ({

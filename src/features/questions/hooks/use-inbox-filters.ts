@@ -1,6 +1,7 @@
-import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useDebouncedCallback } from '@/lib/timers';
+import { useLatest } from '@/lib/use-latest';
 import {
   defaultSort,
   filtersToParams,
@@ -17,10 +18,7 @@ export function useInboxFilters() {
   // React Router's setter is a new function whenever the path changes (opening a question), which
   // re-rendered the memoized toolbar on every open; the page gets one stable function that calls
   // the latest setter (updated as the page commits, before any event can call it).
-  const latestSetParams = useRef(setParams);
-  useLayoutEffect(() => {
-    latestSetParams.current = setParams;
-  });
+  const latestSetParams = useLatest(setParams);
   const setFilters = useCallback(
     (patch: Partial<InboxFilters>, options: { replace?: boolean } = {}) => {
       latestSetParams.current(
@@ -73,10 +71,7 @@ export function useSearchText(
   };
   const sendLater = useDebouncedCallback(send, 200);
   // Stable functions reading the latest closures, so the box's object only changes with its text.
-  const latest = useRef({ send, sendLater });
-  useLayoutEffect(() => {
-    latest.current = { send, sendLater };
-  });
+  const latest = useLatest({ send, sendLater });
   const change = useCallback((value: string) => {
     setText(value);
     latest.current.sendLater(value);

@@ -93,18 +93,21 @@ function QuestionPanel({
     if (gone) forgetQuestion(queryClient, id);
   }, [gone, id, queryClient]);
 
+  // Its own read failed (the session ended, the server is down), and the question is not gone.
+  const readFailed = readOnly === null && detail.isError && !gone;
   // A record the server cannot give back on its own is shown as the list has it, without actions.
-  // A question whose first read failed (the session ended, the server is down) stays as the list
-  // has it, as it does when a later read fails: the reviewer may be typing into it.
+  // A question whose first read failed stays as the list has it, as it does when a later read
+  // fails (React Query keeps the last data then, but drops placeholder data): the reviewer may be
+  // typing into it.
   const shown =
     readOnly === null
-      ? (detail.data ?? (detail.isError && !gone ? findCachedQuestion(queryClient, id) : undefined))
+      ? (detail.data ?? (readFailed ? findCachedQuestion(queryClient, id) : undefined))
       : copies
         ? (copies[copy - 1] ?? copies[0])
         : (detail.data ?? findCachedQuestion(queryClient, id));
-  // Its own read failed (a signed-out session has its alert above): say the question may be out
-  // of date; the read is tried again with every refresh.
-  const stale = readOnly === null && detail.isError && !gone && !isSignedOut(detail.error);
+  // Said in so many words, unless the session ended (its own alert is above): the question may be
+  // out of date, and is read again with every refresh.
+  const stale = readFailed && !isSignedOut(detail.error);
   if (shown)
     return (
       <>

@@ -21,6 +21,7 @@ import {
 } from 'virtua';
 import { QUESTIONS_PATH } from '@/config/routes';
 import { markOnce } from '@/lib/perf-marks';
+import { useLatest } from '@/lib/use-latest';
 import type { Question, QuestionStatus } from '../../api/schemas';
 import type { Density } from '../../hooks/use-density';
 import { useSelectionContext } from '../../hooks/use-selection';
@@ -273,10 +274,7 @@ function useRowLinkClicks(search: string, openId: string | undefined) {
   const frame = useRef<HTMLDivElement>(null);
   const navigate = useNavigate();
   const location = useLocation();
-  const latest = useRef({ navigate, search, openId, state: location.state });
-  useLayoutEffect(() => {
-    latest.current = { navigate, search, openId, state: location.state };
-  });
+  const latest = useLatest({ navigate, search, openId, state: location.state });
   useEffect(() => {
     const node = frame.current;
     if (!node) return;
@@ -404,11 +402,13 @@ function VirtualList({ questions, renderRow, rowHeight, ref }: RowsProps & { row
       focusRow(id) {
         const index = ids.indexOf(id);
         if (index === -1) return false;
-        if (tryFocus(id)) {
+        const focusNow = () => {
+          if (!tryFocus(id)) return false;
           pendingFocus.current = null;
           follow(id);
           return true;
-        }
+        };
+        if (focusNow()) return true;
         // Not rendered yet (or rendered but still hidden until virtua has measured it): bring it
         // in, then focus it as soon as it takes focus, within a second.
         pendingFocus.current = id;
@@ -416,11 +416,8 @@ function VirtualList({ questions, renderRow, rowHeight, ref }: RowsProps & { row
           virtualizer.current?.scrollToIndex(index, { align: 'center' });
         let frames = 0;
         const retry = () => {
-          if (pendingFocus.current !== id) return;
-          if (tryFocus(id)) {
-            pendingFocus.current = null;
-            follow(id);
-          } else if (++frames >= 60) pendingFocus.current = null;
+          if (pendingFocus.current !== id || focusNow()) return;
+          if (++frames >= 60) pendingFocus.current = null;
           else requestAnimationFrame(retry);
         };
         requestAnimationFrame(retry);
