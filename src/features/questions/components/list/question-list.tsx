@@ -3,6 +3,7 @@ import {
   memo,
   type ReactElement,
   type Ref,
+  type RefObject,
   use,
   useCallback,
   useEffect,
@@ -118,49 +119,76 @@ function revealLink(link: HTMLElement) {
 }
 
 /** Focuses the row's link if it is in the page and can take focus (a hidden one cannot). */
-function tryFocus(id: string): boolean {
+function tryFocus(id: string): HTMLElement | null {
   const link = rowLink(document.body, id);
-  if (!link) return false;
+  if (!link) return null;
   focusLink(link);
-  return document.activeElement === link;
+  return document.activeElement === link ? link : null;
+}
+
+/** A reviewer scrolling or clicking: a pending focus (VirtualList's focusRow) gives way to it. */
+const SCROLLS_AND_CLICKS = ['wheel', 'touchstart', 'pointerdown'];
+/** And a key: following a focused row (useFollowFocusedRow) ends; a j or k starts a new one. */
+const REVIEWER_MOVES = [...SCROLLS_AND_CLICKS, 'keydown'];
+
+function onAny(types: string[], handler: () => void): () => void {
+  for (const type of types)
+    window.addEventListener(type, handler, { capture: true, passive: true });
+  return () => {
+    for (const type of types) window.removeEventListener(type, handler, true);
+  };
 }
 
 /**
- * Keeps the row j/k focused on screen while virtua settles. Rows that come into the page as the
- * list scrolls are measured a frame later; when they are taller than virtua's estimate, the rows
- * below them move down, the focused one out of the window with nothing to scroll it back (seen
- * in CI: the 25th row focused just below the window's edge). An IntersectionObserver watches the
- * focused row and brings it back whenever it leaves the band rows are scrolled into (inside their
- * scroll margins, question-row.module.css), until focus leaves it, the reviewer scrolls, clicks
- * or presses a key (a j or k starts a new follow for the next row), or two seconds have passed:
- * a scroll bar dragged later is not fought (not every browser reports that drag as a pointer event).
+ * Keeps the row j/k focused on screen while virtua settles (VirtualList pins it first). Rows that
+ * come into the page as the list scrolls are measured a frame (on a loaded machine, seconds)
+ * later; when they are taller than virtua's estimate, the rows below them move down, the focused
+ * one out of the window, and a re-measure can even take it out of the page, focus falling to the
+ * body (both seen in CI). An IntersectionObserver watches the focused row: when it leaves the
+ * band rows are scrolled into (inside their scroll margins, question-row.module.css) it is
+ * scrolled back; when it has left the page, `onLost` brings it back and focuses it again. The
+ * follow ends when focus leaves the row, the reviewer scrolls, clicks or presses a key (a j or k
+ * starts a new one), or after 300 frames (five seconds, longer on a loaded machine): a scroll bar dragged later is not fought (not every
+ * browser reports that drag as a pointer event).
  */
-function useFollowFocusedRow(): (id: string) => void {
+function useFollowFocusedRow(onLost: RefObject<(id: string) => void>): (id: string) => void {
   const stop = useRef(() => {});
   useEffect(() => () => stop.current(), []);
-  return useCallback((id: string) => {
-    stop.current();
-    const link = rowLink(document.body, id);
-    // jsdom has no IntersectionObserver.
-    if (!link || typeof IntersectionObserver === 'undefined') return;
-    const observer = new IntersectionObserver(
-      ([entry]) => {
-        if (document.activeElement !== link) end();
-        else if (entry && entry.intersectionRatio < 1) scrollToRow(link);
-      },
-      { threshold: 1, rootMargin: '-63px 0px -7px' },
-    );
-    const moves = ['wheel', 'touchstart', 'pointerdown', 'keydown'];
-    const end = () => {
-      observer.disconnect();
-      clearTimeout(timer);
-      for (const type of moves) window.removeEventListener(type, end, true);
-    };
-    const timer = setTimeout(end, 2000);
-    observer.observe(link.closest('[data-question-id]') ?? link);
-    for (const type of moves) window.addEventListener(type, end, { capture: true, passive: true });
-    stop.current = end;
-  }, []);
+  return useCallback(
+    (id: string) => {
+      stop.current();
+      const link = rowLink(document.body, id);
+      // jsdom has no IntersectionObserver.
+      if (!link || typeof IntersectionObserver === 'undefined') return;
+      const observer = new IntersectionObserver(
+        ([entry]) => {
+          if (!link.isConnected) {
+            end();
+            if (document.activeElement === document.body) onLost.current(id);
+          } else if (document.activeElement !== link) end();
+          else if (entry && entry.intersectionRatio < 1) scrollToRow(link);
+        },
+        { threshold: 1, rootMargin: '-63px 0px -7px' },
+      );
+      const end = () => {
+        observer.disconnect();
+        cancelAnimationFrame(frame);
+        unlisten();
+      };
+      const unlisten = onAny(REVIEWER_MOVES, end);
+      // Counted in frames, not milliseconds: a loaded machine draws fewer, and settles as slowly.
+      let frames = 0;
+      let frame = 0;
+      const count = () => {
+        if (++frames >= 300) end();
+        else frame = requestAnimationFrame(count);
+      };
+      frame = requestAnimationFrame(count);
+      observer.observe(link.closest('[data-question-id]') ?? link);
+      stop.current = end;
+    },
+    [onLost],
+  );
 }
 
 /**
@@ -384,7 +412,54 @@ function VirtualList({ questions, renderRow, rowHeight, ref }: RowsProps & { row
   const ids = useMemo(() => questions.map((q) => q.id), [questions]);
 
   const pendingFocus = useRef<string | null>(null);
-  const follow = useFollowFocusedRow();
+  const lost = useRef<(id: string) => void>(() => {});
+  const follow = useFollowFocusedRow(lost);
+  /**
+   * Focuses the row's link, bringing it into the page and into view first. Not in the page (not
+   * rendered yet, or taken out by a re-measure): virtua scrolls to it; in the page but hidden
+   * until virtua has measured it: wait. Tried every frame for up to 300 frames (five seconds; a
+   * loaded machine draws fewer), until the reviewer scrolls or clicks, or a j or k moves on.
+   */
+  const focusRow = useCallback(
+    (id: string): boolean => {
+      const index = ids.indexOf(id);
+      if (index === -1) return false;
+      pendingFocus.current = id;
+      const unlisten = onAny(SCROLLS_AND_CLICKS, () => {
+        if (pendingFocus.current === id) pendingFocus.current = null;
+      });
+      let frames = 0;
+      const attempt = () => {
+        if (pendingFocus.current !== id) return unlisten();
+        const link = tryFocus(id);
+        if (link) {
+          pendingFocus.current = null;
+          unlisten();
+          // virtua may still be scrolling to a row j passed on the way (it scrolls again after
+          // every measurement until there are none for 150 ms: seconds on a loaded machine).
+          // Scrolling to this row where it now is replaces that scroll, and keeps the row there
+          // as the rows around it are measured.
+          const top = (link.closest('[data-question-id]') ?? link).getBoundingClientRect().top;
+          virtualizer.current?.scrollToIndex(index, { offset: -top });
+          follow(id);
+          return;
+        }
+        if (frames % 20 === 0 && !rowLink(document.body, id))
+          virtualizer.current?.scrollToIndex(index, { align: 'center' });
+        if (++frames < 300) requestAnimationFrame(attempt);
+        else {
+          pendingFocus.current = null;
+          unlisten();
+        }
+      };
+      attempt();
+      return true;
+    },
+    [ids, follow],
+  );
+  useLayoutEffect(() => {
+    lost.current = focusRow;
+  }, [focusRow]);
   // A focused row scrolled far away leaves the page and focus falls back to the body; j/k then
   // carry on from that row instead of starting over at the top.
   const lastFocused = useRef<string | undefined>(undefined);
@@ -399,30 +474,7 @@ function VirtualList({ questions, renderRow, rowHeight, ref }: RowsProps & { row
   useImperativeHandle(
     ref,
     () => ({
-      focusRow(id) {
-        const index = ids.indexOf(id);
-        if (index === -1) return false;
-        const focusNow = () => {
-          if (!tryFocus(id)) return false;
-          pendingFocus.current = null;
-          follow(id);
-          return true;
-        };
-        if (focusNow()) return true;
-        // Not rendered yet (or rendered but still hidden until virtua has measured it): bring it
-        // in, then focus it as soon as it takes focus, within a second.
-        pendingFocus.current = id;
-        if (!rowLink(document.body, id))
-          virtualizer.current?.scrollToIndex(index, { align: 'center' });
-        let frames = 0;
-        const retry = () => {
-          if (pendingFocus.current !== id || focusNow()) return;
-          if (++frames >= 60) pendingFocus.current = null;
-          else requestAnimationFrame(retry);
-        };
-        requestAnimationFrame(retry);
-        return true;
-      },
+      focusRow,
       cursor: () =>
         pendingFocus.current ??
         focusedRowId() ??
@@ -433,7 +485,7 @@ function VirtualList({ questions, renderRow, rowHeight, ref }: RowsProps & { row
         else if (ids.includes(id)) virtualizer.current?.scrollToIndex(ids.indexOf(id));
       },
     }),
-    [ids, follow],
+    [ids, focusRow],
   );
 
   return (
