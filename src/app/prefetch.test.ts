@@ -5,11 +5,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { INBOX_ROUTE, QUESTIONS_PATH } from '@/config/routes';
 import { parseRuntimeConfig } from '@/config/runtime-config';
 import { createQuestionQueries } from '@/features/questions/api/queries';
-import { createReflexioSource } from '@/features/questions/api/requests';
+import {
+  createReflexioClient,
+  createReflexioSource,
+} from '@/features/questions/sources/reflexio/client';
 import { statusFilters } from '@/features/questions/utils/filters';
 import { questionPath } from '@/features/questions/utils/paths';
 import { statusMeta } from '@/features/questions/utils/question-policy';
-import { createApiClient } from '@/lib/api-client';
 import { withPrefetchedList } from './prefetch';
 import { apiRootUrl } from './services';
 
@@ -46,7 +48,7 @@ async function appRequest(settings: unknown, status: 'pending' | 'resolved' | 'a
   const parsed = parseRuntimeConfig(settings);
   if (!parsed.ok) throw new Error(parsed.issues.join('; '));
   const seen: Seen[] = [];
-  const client = createApiClient({
+  const client = createReflexioClient({
     baseUrl: apiRootUrl(parsed.config, new URL(document.baseURI)),
     headers: () => ({ ...parsed.config.headers }),
     fetchImpl: async (input, init) => {

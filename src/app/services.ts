@@ -1,14 +1,17 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { type RuntimeConfig, sourceLabel, sourcesNeedingKeys } from '@/config/runtime-config';
 import { createTokenStore, type TokenStore } from '@/config/token-store';
-import { createReflexioSource } from '@/features/questions/api/requests';
 import type { QuestionSource } from '@/features/questions/api/source';
 import {
   createLazySource,
   type InboxMember,
   inboxIdentity,
 } from '@/features/questions/sources/lazy-source';
-import { createApiClient, type ResponseTiming } from '@/lib/api-client';
+import {
+  createReflexioClient,
+  createReflexioSource,
+} from '@/features/questions/sources/reflexio/client';
+import type { ResponseTiming } from '@/lib/api-client';
 import { createServerTime, type ServerTime } from '@/lib/clock';
 import { createQueryClient } from '@/lib/query-client';
 import { createSessionStore, type SessionStore } from '@/lib/session-store';
@@ -90,7 +93,7 @@ function inboxMembers(
         ),
       };
     }
-    const client = createApiClient({
+    const client = createReflexioClient({
       baseUrl: new URL(apiBaseUrl),
       headers: () => headers(entry.id),
       fetchImpl: withPrefetchedList((input, init) => fetch(input, init)),

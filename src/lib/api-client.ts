@@ -17,15 +17,42 @@ export type ApiErrorKind =
   | 'bad-response';
 
 export interface FieldError {
-  /** Dotted path inside the request, without FastAPI's leading `body`/`query`. */
+  /** Dotted path inside the request (the field the reviewer filled). */
   field: string;
   message: string;
 }
+
+/** Plain words for a failure a reviewer can meet (see describeError). */
+export interface ErrorDescription {
+  title: string;
+  message: string;
+  /** Whether trying again, as it stands, can help. */
+  retryable: boolean;
+}
+
+/**
+ * What a system's adapter reads from an HTTP error's JSON body; null when the body is not the
+ * system's own (a proxy's error page, another shape), and the status alone decides.
+ */
+export interface ErrorReading {
+  kind: ApiErrorKind;
+  /** The server's own words. */
+  detail: string | null;
+  /** The system's machine-readable reason (Vertesia `errorCode`) or the adapter's own. */
+  code?: string | null;
+  fieldErrors?: FieldError[];
+  /** The adapter's plain words for this failure, when it knows better than the generic ones. */
+  description?: ErrorDescription | null;
+}
+
+export type ErrorReader = (status: number, body: unknown) => ErrorReading | null;
 
 export interface ApiErrorInit {
   kind: ApiErrorKind;
   status: number;
   detail?: string | null;
+  code?: string | null;
+  description?: ErrorDescription | null;
   fieldErrors?: FieldError[];
   retryAfterMs?: number | null;
   method: string;
@@ -38,8 +65,12 @@ export class ApiError extends Error {
   readonly kind: ApiErrorKind;
   /** HTTP status; 0 when no HTTP response arrived. */
   readonly status: number;
-  /** The server's own words (FastAPI `detail`), when it sent any. */
+  /** The server's own words, when it sent any (read by the system's adapter, see ErrorReader). */
   readonly detail: string | null;
+  /** The system's machine-readable reason, when its adapter read one. */
+  readonly code: string | null;
+  /** Its adapter's plain words for this failure, if any: describeError shows them. */
+  readonly description: ErrorDescription | null;
   readonly fieldErrors: FieldError[];
   readonly retryAfterMs: number | null;
   readonly method: string;
@@ -50,6 +81,8 @@ export class ApiError extends Error {
     this.kind = init.kind;
     this.status = init.status;
     this.detail = init.detail ?? null;
+    this.code = init.code ?? null;
+    this.description = init.description ?? null;
     this.fieldErrors = init.fieldErrors ?? [];
     this.retryAfterMs = init.retryAfterMs ?? null;
     this.method = init.method;
@@ -66,12 +99,15 @@ export function isSignedOut(error: unknown): boolean {
   return isApiError(error) && error.kind === 'auth';
 }
 
-export function kindForStatus(status: number, hasJsonDetail: boolean): ApiErrorKind {
+/**
+ * The kind of an HTTP failure. `fromApi`: the body is the system's own error (its adapter read
+ * it). An API's own 403 says why; a proxy's bare 403 (an SSO gate) means "sign in". An API's own
+ * 404 says what was not found; a bare 404 means the API address is wrong.
+ */
+export function kindForStatus(status: number, fromApi: boolean): ApiErrorKind {
   if (status === 401) return 'auth';
-  // The API's own 403 carries a FastAPI detail; a proxy's 403 (SSO gate) does not, and means "sign in".
-  if (status === 403) return hasJsonDetail ? 'forbidden' : 'auth';
-  // Reflexio's 404 says "Pending tool call not found"; a bare 404 means the API address is wrong.
-  if (status === 404) return hasJsonDetail ? 'not-found' : 'bad-response';
+  if (status === 403) return fromApi ? 'forbidden' : 'auth';
+  if (status === 404) return fromApi ? 'not-found' : 'bad-response';
   if (status === 409) return 'conflict';
   if (status === 400 || status === 422) return 'validation';
   if (status === 413) return 'too-large';
@@ -87,35 +123,6 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
   if (Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
   const date = Date.parse(value);
   return Number.isNaN(date) ? null : Math.max(0, date - now);
-}
-
-interface FastApiBody {
-  detail: string | null;
-  fieldErrors: FieldError[];
-}
-
-function readFastApiBody(body: unknown): FastApiBody | null {
-  if (typeof body !== 'object' || body === null || !('detail' in body)) return null;
-  const { detail } = body as { detail: unknown };
-  if (typeof detail === 'string') return { detail, fieldErrors: [] };
-  if (Array.isArray(detail)) {
-    const fieldErrors = detail.flatMap((item): FieldError[] => {
-      if (typeof item !== 'object' || item === null) return [];
-      const { loc, msg } = item as { loc?: unknown; msg?: unknown };
-      const path = Array.isArray(loc) ? loc.map(String) : [];
-      const field = (
-        path[0] === 'body' || path[0] === 'query' || path[0] === 'path' ? path.slice(1) : path
-      ).join('.');
-      return [{ field, message: typeof msg === 'string' ? msg : 'Invalid value' }];
-    });
-    return {
-      detail:
-        fieldErrors.map((e) => (e.field ? `${e.field}: ${e.message}` : e.message)).join('; ') ||
-        null,
-      fieldErrors,
-    };
-  }
-  return null;
 }
 
 function isHtml(contentType: string | null): boolean {
@@ -138,6 +145,8 @@ export interface ApiClientOptions {
   timeoutMs?: number;
   /** Told of every HTTP response with when it was asked for and when it came (the server clock's input). */
   onResponse?: (timing: ResponseTiming) => void;
+  /** Reads the system's own error bodies; without one (or when it reads null), the status decides. */
+  readError?: ErrorReader;
 }
 
 export interface ResponseTiming {
@@ -234,15 +243,16 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
 
     if (!response.ok) {
-      const fastApi = jsonOk ? readFastApiBody(json) : null;
-      // FastAPI's own "Not Found" is a route that does not exist: a wrong API address.
-      const apiDetail = fastApi?.detail != null && fastApi.detail !== 'Not Found';
-      const kind = kindForStatus(response.status, apiDetail);
+      const reading = jsonOk ? (options.readError?.(response.status, json) ?? null) : null;
+      const kind = reading?.kind ?? kindForStatus(response.status, false);
+      const detail = reading?.detail ?? null;
       throw fail({
         kind,
         status: response.status,
-        detail: fastApi?.detail ?? null,
-        fieldErrors: fastApi?.fieldErrors ?? [],
+        detail,
+        code: reading?.code ?? null,
+        description: reading?.description ?? null,
+        fieldErrors: reading?.fieldErrors ?? [],
         // An HTTP-date in Retry-After is the server's time: measured against its own Date header.
         retryAfterMs: parseRetryAfter(
           response.headers.get('retry-after'),
@@ -251,7 +261,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         message:
           kind === 'bad-response'
             ? `The API address answered HTTP ${response.status}.`
-            : (fastApi?.detail ?? `HTTP ${response.status}`),
+            : (detail ?? `HTTP ${response.status}`),
       });
     }
 

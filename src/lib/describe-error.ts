@@ -1,14 +1,6 @@
-import { isApiError } from './api-client';
+import { type ErrorDescription, isApiError } from './api-client';
 
-export interface ErrorDescription {
-  title: string;
-  message: string;
-  /** Whether trying again, as it stands, can help. */
-  retryable: boolean;
-}
-
-const STORAGE_UNSUPPORTED = /not supported by the configured storage backend/i;
-const STORAGE_MISSING = /storage not configured/i;
+export type { ErrorDescription };
 
 function seconds(ms: number): string {
   const s = Math.max(1, Math.round(ms / 1000));
@@ -25,6 +17,8 @@ export function describeError(error: unknown): ErrorDescription {
       retryable: true,
     };
   }
+  // The system's adapter knew this failure better (see ErrorReader).
+  if (error.description) return error.description;
   const detail = error.detail;
   switch (error.kind) {
     case 'network':
@@ -94,22 +88,6 @@ export function describeError(error: unknown): ErrorDescription {
         retryable: true,
       };
     case 'unavailable':
-      if (detail && STORAGE_UNSUPPORTED.test(detail)) {
-        return {
-          title: 'This Reflexio server cannot hold questions',
-          message:
-            'Its storage backend (disk storage) does not support pending tool calls. An administrator must switch it to SQLite, Postgres or Supabase storage.',
-          retryable: false,
-        };
-      }
-      if (detail && STORAGE_MISSING.test(detail)) {
-        return {
-          title: 'Reflexio has no storage configured',
-          message:
-            'The server is running without storage, so it has no questions. An administrator must configure it.',
-          retryable: false,
-        };
-      }
       return {
         title: 'The server is unavailable',
         message: `It answered HTTP ${error.status}${detail ? ` (“${detail}”)` : ''}. This is usually brief: try again in a moment.`,

@@ -42,7 +42,7 @@ export interface DraftScope {
 
 /**
  * The seam between the inbox and an agent platform's question API: six operations on one record
- * type: Reflexio (api/requests.ts), Vertesia and Bilby (sources/system-sources.ts), and all of
+ * type: Reflexio (sources/reflexio/client.ts), Vertesia and Bilby (sources/system-sources.ts), and all of
  * them as one (sources/inbox-source.ts).
  */
 export interface QuestionSource {

@@ -5,11 +5,10 @@ import { createManualClock } from '@mock/clock';
 import { createVertesiaMock } from '@mock/vertesia/app';
 import { vertesiaDemoIds } from '@mock/vertesia/seed';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApiClient } from '@/lib/api-client';
-import { createReflexioSource } from '../api/requests';
 import type { QuestionOrigin } from '../api/schemas';
 import { bilbyCapabilities } from './bilby/capabilities';
 import { createInboxSource } from './inbox-source';
+import { createReflexioClient, createReflexioSource } from './reflexio/client';
 import { createBilbySource, createVertesiaSource } from './system-sources';
 import { mountedFetch } from './test-support';
 import { vertesiaCapabilities } from './vertesia/capabilities';
@@ -35,7 +34,7 @@ function setup() {
   };
   for (const mock of Object.values(mocks)) closers.push(mock.close);
   const fetchImpl = mountedFetch(mocks.reflexio.app, '');
-  const client = createApiClient({ baseUrl: new URL(`${ORIGIN}/api/`), fetchImpl });
+  const client = createReflexioClient({ baseUrl: new URL(`${ORIGIN}/api/`), fetchImpl });
   const source = createInboxSource([
     { origin: reflexio, source: createReflexioSource(client, reflexio) },
     {

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { kindForStatus } from '@/lib/api-client';
 import type { ErrorReader } from '../http';
+import { isoTimestamp } from '../iso-timestamp';
 
 /**
  * WHAT THE PORTAL ASSUMES OF BILBY, in one place (issue 13, ../shared/api-docs/other-sources.md).
@@ -33,23 +34,6 @@ import type { ErrorReader } from '../http';
  */
 
 export const MAX_PAGES = 50;
-
-const isoTimestamp = z.pipe(
-  z.nullish(z.string()),
-  z.transform((value, ctx) => {
-    if (value == null) return null;
-    const ms = Date.parse(value);
-    if (Number.isNaN(ms)) {
-      ctx.issues.push({
-        code: 'custom',
-        message: `not a date: ${value.slice(0, 40)}`,
-        input: value,
-      });
-      return z.NEVER;
-    }
-    return ms;
-  }),
-);
 
 export const conversationSummarySchema = z.looseObject({
   id: z.string().check(z.minLength(1)),

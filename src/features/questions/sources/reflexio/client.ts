@@ -1,22 +1,32 @@
-import { type ApiClient, parseResponse } from '@/lib/api-client';
+import {
+  type ApiClient,
+  type ApiClientOptions,
+  createApiClient,
+  parseResponse,
+} from '@/lib/api-client';
+import { type QuestionOrigin, REFLEXIO_ORIGIN } from '../../api/schemas';
+import type { QuestionSource } from '../../api/source';
+import { readReflexioError } from './errors';
 import {
   answerBodySchema,
   notApplicableBodySchema,
   parseQuestionList,
   pendingToolCallListSchema,
   pendingToolCallSchema,
-  type QuestionOrigin,
-  REFLEXIO_ORIGIN,
   resolveBodySchema,
   toQuestion,
-} from './schemas';
-import type { QuestionSource } from './source';
+} from './wire';
 
 const BASE = 'pending_tool_calls';
 
 function callPath(id: string, action?: string): string {
   const path = `${BASE}/${encodeURIComponent(id)}`;
   return action ? `${path}/${action}` : path;
+}
+
+/** An HTTP client for Reflexio's API: the app's one fetch wrapper, reading Reflexio's error bodies. */
+export function createReflexioClient(options: Omit<ApiClientOptions, 'readError'>): ApiClient {
+  return createApiClient({ ...options, readError: readReflexioError });
 }
 
 /** Reflexio's pending tool calls API as a question source. */

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, createApiClient } from '@/lib/api-client';
+import { ApiError } from '@/lib/api-client';
 import { getMockApi, mockControl, TEST_API_ROOT } from '@/test/mock-api';
-import { createReflexioSource } from './requests';
-import { NOT_APPLICABLE_ANSWER, type Question } from './schemas';
+import { NOT_APPLICABLE_ANSWER, type Question } from '../../api/schemas';
+import { createReflexioClient, createReflexioSource } from './client';
 
 function setup() {
   getMockApi();
-  const client = createApiClient({ baseUrl: TEST_API_ROOT });
+  const client = createReflexioClient({ baseUrl: TEST_API_ROOT });
   return { client, source: createReflexioSource(client) };
 }
 

@@ -1,0 +1,113 @@
+import * as z from 'zod/mini';
+import {
+  ASK_HUMAN,
+  type Question,
+  type QuestionList,
+  questionStatusSchema,
+  REFLEXIO_ORIGIN,
+  type UnreadableRecord,
+} from '../../api/schemas';
+import { isoTimestamp } from '../iso-timestamp';
+
+// Reflexio's wire: what its pending tool calls API sends and takes, and how its records map to
+// the portal's own Question. Nothing outside this folder sees these names.
+
+const jsonObject = z.record(z.string(), z.unknown());
+
+/**
+ * Reflexio's `PendingToolCallResponse`. Lenient where the API is: every field but `id` may be
+ * missing or null, and unknown keys pass through.
+ */
+export const pendingToolCallSchema = z.looseObject({
+  id: z.string().check(z.minLength(1)),
+  org_id: z.nullish(z.string()),
+  scope: z.nullish(jsonObject),
+  scope_hash: z.nullish(z.string()),
+  tool_name: z.nullish(z.string()),
+  dedup_key: z.nullish(z.string()),
+  status: z.nullish(questionStatusSchema),
+  question_text: z.nullish(z.string()),
+  user_id: z.nullish(z.string()),
+  args: z.nullish(jsonObject),
+  tags: z.nullish(z.array(z.string())),
+  answer_format: z.nullish(z.string()),
+  result: z.nullish(jsonObject),
+  superseded_by: z.nullish(z.string()),
+  created_at: isoTimestamp,
+  resolved_at: isoTimestamp,
+  expires_at: isoTimestamp,
+  cache_until: isoTimestamp,
+  valid_until: isoTimestamp,
+});
+export type PendingToolCall = z.infer<typeof pendingToolCallSchema>;
+
+export const pendingToolCallListSchema = z.looseObject({
+  pending_tool_calls: z.nullish(z.array(z.unknown())),
+});
+
+export function toQuestion(call: PendingToolCall, source = REFLEXIO_ORIGIN): Question {
+  const args = call.args ?? null;
+  const argQuestion = typeof args?.question === 'string' ? args.question : '';
+  return {
+    id: call.id,
+    source,
+    // A record without a status is shown as pending only if nothing says otherwise.
+    status: call.status ?? (call.resolved_at != null ? 'resolved' : 'pending'),
+    toolName: call.tool_name ?? ASK_HUMAN,
+    questionText: call.question_text ?? argQuestion,
+    userId: call.user_id ?? null,
+    tags: call.tags ?? [],
+    answerFormat: call.answer_format ?? null,
+    args,
+    scope: call.scope ?? null,
+    scopeHash: call.scope_hash ?? null,
+    dedupKey: call.dedup_key ?? null,
+    asker: null,
+    result: call.result ?? null,
+    supersededBy: call.superseded_by ?? null,
+    createdAt: call.created_at,
+    resolvedAt: call.resolved_at,
+    expiresAt: call.expires_at,
+    validUntil: call.valid_until,
+  };
+}
+
+export function parseQuestionList(
+  items: unknown[],
+  limit: number,
+  source = REFLEXIO_ORIGIN,
+): QuestionList {
+  const questions: Question[] = [];
+  const unreadable: UnreadableRecord[] = [];
+  items.forEach((item, index) => {
+    const parsed = pendingToolCallSchema.safeParse(item);
+    if (parsed.success) {
+      questions.push(toQuestion(parsed.data, source));
+      return;
+    }
+    const rawId = typeof item === 'object' && item !== null ? (item as { id?: unknown }).id : null;
+    unreadable.push({
+      index,
+      id: typeof rawId === 'string' ? rawId : null,
+      problems: parsed.error.issues.map(
+        (issue) => `${issue.path.join('.') || 'record'}: ${issue.message}`,
+      ),
+    });
+  });
+  return { questions, unreadable, truncated: items.length >= limit };
+}
+
+// What the portal sends: strict.
+export const validForSecondsSchema = z.int().check(z.positive());
+
+export const resolveBodySchema = z.strictObject({
+  result: jsonObject,
+  valid_for_seconds: z.optional(validForSecondsSchema),
+});
+export const answerBodySchema = z.strictObject({
+  answer: z.string().check(z.trim(), z.minLength(1)),
+  valid_for_seconds: z.optional(validForSecondsSchema),
+});
+export const notApplicableBodySchema = z.strictObject({
+  valid_for_seconds: z.optional(validForSecondsSchema),
+});
