@@ -34,6 +34,11 @@ export interface SourceCapabilities {
   /** What the drawer says, while a question is open, of the actions it does not offer. */
   note: string | null;
   /**
+   * What the agent is told when its question is marked not applicable, as the end of "The agent
+   * is told …" (the confirmation says it); null where the system has no such action.
+   */
+  notApplicableTells: string | null;
+  /**
    * Questions with the same asker go to the system in one request when they are acted on together
    * (a bulk action, a look-alike group): Bilby refuses a second request to a conversation while
    * the turn the first one started is running.

@@ -15,6 +15,7 @@ import {
   filterMeta,
   GONE_EXPLANATION,
   isOverdue,
+  notApplicableEffect,
   OVERDUE_EXPLANATION,
   type QuestionSituation,
   questionPolicy,
@@ -393,5 +394,27 @@ describe('sendingUnits', () => {
       ['r2'],
       ['v2'],
     ]);
+  });
+});
+
+describe('what marking not applicable tells the agent', () => {
+  const bilby = { id: 'bilby', kind: 'bilby', label: 'Bilby' } as const;
+
+  it('says what each system tells its agent: Reflexio an answer, Bilby a dismissal', () => {
+    expect(notApplicableEffect([question()])).toBe(
+      `The agent is told “${NOT_APPLICABLE_ANSWER}” and carries on without an answer.`,
+    );
+    expect(notApplicableEffect([question({ source: bilby })])).toBe(
+      'The agent is told that the question was dismissed and carries on without an answer.',
+    );
+    expect(notApplicableEffect([question({ source: bilby }), question({ source: bilby })])).toBe(
+      'Each agent is told that the question was dismissed and carries on without an answer.',
+    );
+  });
+
+  it('a selection across systems promises nothing one of them does not say', () => {
+    expect(notApplicableEffect([question(), question({ source: bilby })])).toBe(
+      'Each agent is told no answer is coming and carries on without one.',
+    );
   });
 });

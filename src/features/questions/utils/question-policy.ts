@@ -177,7 +177,10 @@ export function displayStatus(question: Question, now: number): QuestionStatus {
  */
 const sourceActions: Record<
   QuestionOrigin['kind'],
-  Pick<SourceCapabilities, 'edit' | 'notApplicable' | 'cancel' | 'note' | 'sendsTogether'>
+  Pick<
+    SourceCapabilities,
+    'edit' | 'notApplicable' | 'cancel' | 'note' | 'notApplicableTells' | 'sendsTogether'
+  >
 > = {
   reflexio: reflexioCapabilities,
   vertesia: vertesiaCapabilities,
@@ -187,6 +190,19 @@ const sourceActions: Record<
 /** What the question's system lets a reviewer do besides answering (its adapter's capabilities). */
 export function sourceActionsOf(question: Question) {
   return sourceActions[question.source.kind];
+}
+
+/**
+ * What marking these questions not applicable tells their agents, in one sentence: each system
+ * tells its agent something of its own (Reflexio an answer, Bilby a dismissal).
+ */
+export function notApplicableEffect(questions: readonly Question[]): string {
+  const tells = new Set(questions.map((q) => sourceActionsOf(q).notApplicableTells));
+  const [only] = tells;
+  const who = questions.length === 1 ? 'The agent is' : 'Each agent is';
+  return tells.size === 1 && only
+    ? `${who} told ${only} and carries on without an answer.`
+    : `${who} told no answer is coming and carries on without one.`;
 }
 
 /** Which form and which buttons the drawer shows. */

@@ -5,20 +5,22 @@ import '@mantine/core/styles/Input.layer.css';
 import { Alert, Button, Group, List, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { useState } from 'react';
 import { isApiError } from '@/lib/api-client';
-import { NOT_APPLICABLE_ANSWER, type Question } from '../../api/schemas';
+import type { Question } from '../../api/schemas';
 import { useBulkRun } from '../../hooks/use-bulk-run';
 import { checkAnswer } from '../../utils/answer-format';
 import { type BulkAction, type BulkOutcome, bulkSummary } from '../../utils/bulk';
+import { notApplicableEffect } from '../../utils/question-policy';
 import { truncateText } from '../../utils/text';
 import { actionErrorText } from './action-error';
 
 const specs: Record<
   BulkAction,
-  { title: (n: string) => string; body: string; confirm: string; color: string }
+  { title: (n: string) => string; body: string | null; confirm: string; color: string }
 > = {
   'not-applicable': {
     title: (n) => `Mark ${n} not applicable?`,
-    body: `Each agent is told: “${NOT_APPLICABLE_ANSWER}” and carries on without an answer.`,
+    // What each agent is told depends on its system.
+    body: null,
     confirm: 'Mark not applicable',
     // Orange 9 with white text is 4.3:1, under AA; the primary colour passes.
     color: 'blue',
@@ -135,7 +137,7 @@ export function BulkDialog({ action, questions, onClose, onFinished }: BulkDialo
         <Stack gap="md">
           {failures === null ? (
             <>
-              <Text size="sm">{spec.body}</Text>
+              <Text size="sm">{spec.body ?? notApplicableEffect(sent ?? questions)}</Text>
               {action === 'answer' && (
                 <Textarea
                   label="Answer"

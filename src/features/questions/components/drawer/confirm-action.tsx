@@ -4,9 +4,10 @@ import { useState } from 'react';
 import { flushSync } from 'react-dom';
 import { usePainted } from '@/lib/use-painted';
 import { useCancelQuestion, useMarkNotApplicable } from '../../api/mutations';
-import { NOT_APPLICABLE_ANSWER, type Question } from '../../api/schemas';
+import type { Question } from '../../api/schemas';
 import { useDrawerFlow } from '../../hooks/use-drawer-flow';
 import { useKeys } from '../../hooks/use-shortcuts';
+import { notApplicableEffect } from '../../utils/question-policy';
 import { ActionError } from './action-error';
 
 const specs = {
@@ -14,7 +15,8 @@ const specs = {
     trigger: 'Not applicable',
     key: 'n',
     title: 'Mark this question not applicable?',
-    body: `The agent is told: “${NOT_APPLICABLE_ANSWER}” and carries on without an answer.`,
+    // What the agent is told depends on its system.
+    body: null,
     confirm: 'Mark not applicable',
     confirmColor: 'orange.9',
     done: 'Marked not applicable',
@@ -104,7 +106,7 @@ export function ConfirmAction({ action, question, busy }: ConfirmActionProps) {
           zIndex={400}
         >
           <Stack gap="md">
-            <Text size="sm">{spec.body}</Text>
+            <Text size="sm">{spec.body ?? notApplicableEffect([question])}</Text>
             {error !== null && <ActionError error={error} />}
             <Group justify="flex-end" gap="xs">
               <Button

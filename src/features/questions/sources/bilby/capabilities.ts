@@ -10,6 +10,7 @@ export const bilbyCapabilities = {
   notApplicable: allowed,
   cancel: notAllowed(NO_CANCEL),
   note: NO_CANCEL,
+  notApplicableTells: 'that the question was dismissed',
   // One request per conversation: a second one is a 409 while the turn the first started runs.
   sendsTogether: 'asker',
 } satisfies SourceCapabilities;

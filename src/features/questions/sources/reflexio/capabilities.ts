@@ -1,3 +1,4 @@
+import { NOT_APPLICABLE_ANSWER } from '../../api/schemas';
 import { allowed, type SourceCapabilities } from '../types';
 
 /**
@@ -10,4 +11,6 @@ export const reflexioCapabilities = {
   notApplicable: allowed,
   cancel: allowed,
   note: null,
+  // Reflexio resolves the call with this answer (and `not_applicable: true`).
+  notApplicableTells: `“${NOT_APPLICABLE_ANSWER}”`,
 } satisfies Omit<SourceCapabilities, 'answer'>;

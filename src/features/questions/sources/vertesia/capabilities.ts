@@ -9,4 +9,5 @@ export const vertesiaCapabilities = {
   notApplicable: notAllowed(`${VERTESIA_ONLY_ANSWERED}: there is no "not applicable".`),
   cancel: notAllowed(`${VERTESIA_ONLY_ANSWERED}: the agent's run decides when to stop asking.`),
   note: `${VERTESIA_ONLY_ANSWERED}: Vertesia has no “not applicable” and no cancel.`,
+  notApplicableTells: null,
 } satisfies SourceCapabilities;
