@@ -72,8 +72,13 @@ function useQuestionAction<TVars extends ActionVars>(spec: ActionSpec<TVars>) {
   });
 }
 
-function resolvedNow(question: Question, result: Record<string, unknown>, now: number): Question {
-  return { ...question, status: 'resolved', result, resolvedAt: now };
+function resolvedNow(
+  question: Question,
+  result: Record<string, unknown>,
+  now: number,
+  notApplicable = false,
+): Question {
+  return { ...question, status: 'resolved', result, notApplicable, resolvedAt: now };
 }
 
 export interface ResolveVars extends ActionVars {
@@ -122,7 +127,7 @@ export function useMarkNotApplicable() {
     send: (source, { id, validForSeconds, together }) =>
       source.markNotApplicable(id, { validForSeconds, ...(together ? { together } : {}) }),
     optimistic: (question, _vars, now) =>
-      resolvedNow(question, { answer: NOT_APPLICABLE_ANSWER, not_applicable: true }, now),
+      resolvedNow(question, { answer: NOT_APPLICABLE_ANSWER }, now, true),
   });
 }
 

@@ -68,7 +68,13 @@ export interface Question {
   dedupKey: string | null;
   /** Who asked where the source has no scope: Vertesia's agent name, Bilby's conversation id. */
   asker: string | null;
+  /** The answer as its system holds it (a JSON result for Reflexio's other tools). */
   result: Record<string, unknown> | null;
+  /**
+   * Closed as not applicable, whatever its system calls it (Reflexio's `not_applicable` result,
+   * Bilby's `dismissed`): its own badge, and no answer shown.
+   */
+  notApplicable: boolean;
   supersededBy: string | null;
   createdAt: number | null;
   resolvedAt: number | null;

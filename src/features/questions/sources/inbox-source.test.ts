@@ -152,7 +152,8 @@ describe('one inbox across Reflexio, Vertesia and Bilby', () => {
     // Bilby drops it from the conversation; this browser still shows what it sent.
     expect(await source.get(id)).toMatchObject({
       status: 'resolved',
-      result: { answer: 'Not applicable', not_applicable: true },
+      result: { answer: 'Not applicable' },
+      notApplicable: true,
     });
   });
 

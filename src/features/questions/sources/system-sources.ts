@@ -39,6 +39,8 @@ function toInboxQuestion(origin: QuestionOrigin, question: SourceQuestion): Ques
         ? parseBilbyNativeId(question.nativeId).conversationId
         : (question.agent ?? null),
     result: question.answerText === null ? null : { answer: question.answerText },
+    // A dismissed Bilby question leaves its conversation: only what this browser sent is one.
+    notApplicable: false,
     supersededBy: null,
     createdAt: question.createdAt,
     resolvedAt: question.resolvedAt,
@@ -184,7 +186,8 @@ export function createBilbySource(
       ...toInboxQuestion(origin, question),
       status: 'resolved',
       resolvedAt: at,
-      result: notApplicable ? { answer: summary, not_applicable: true } : { answer: summary },
+      result: { answer: summary },
+      notApplicable,
       busy: false,
     };
     sent.delete(question.nativeId);

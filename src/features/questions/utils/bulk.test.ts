@@ -18,6 +18,7 @@ function question(patch: Partial<Question>): Question {
     resolvedAt: null,
     validUntil: null,
     result: null,
+    notApplicable: false,
     args: null,
     scope: null,
     supersededBy: null,

@@ -24,6 +24,7 @@ function question(id: string, expiresInMs: number | null, text = `Question ${id}
     args: null,
     scope: null,
     result: null,
+    notApplicable: false,
     supersededBy: null,
     scopeHash: null,
     dedupKey: null,

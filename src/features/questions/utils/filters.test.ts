@@ -22,6 +22,7 @@ function question(overrides: Partial<Question>): Question {
     args: null,
     scope: null,
     result: null,
+    notApplicable: false,
     supersededBy: null,
     scopeHash: null,
     dedupKey: null,

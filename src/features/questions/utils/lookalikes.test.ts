@@ -21,6 +21,7 @@ function question(patch: Partial<Question>): Question {
     resolvedAt: null,
     validUntil: null,
     result: null,
+    notApplicable: false,
     args: null,
     scope: null,
     supersededBy: null,
@@ -139,7 +140,7 @@ describe('answeredBefore', () => {
       answered('old', 'Keep it', now - 3000, { status: 'superseded' }),
       answered('new', 'Drop it', now - 1000),
       answered('scope', 'Other user', now, { scopeHash: 'scope-b' }),
-      answered('na', 'x', now, { result: { answer: 'x', not_applicable: true } }),
+      answered('na', 'x', now, { notApplicable: true }),
       question({ id: 'pending' }),
       open,
     ];

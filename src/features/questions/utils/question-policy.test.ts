@@ -39,6 +39,7 @@ function question(overrides: Partial<Question> = {}): Question {
     args: null,
     scope: null,
     result: null,
+    notApplicable: false,
     supersededBy: null,
     scopeHash: null,
     dedupKey: null,
@@ -261,6 +262,7 @@ describe('describeChange', () => {
         question({
           status: 'resolved',
           result: { answer: NOT_APPLICABLE_ANSWER, not_applicable: true },
+          notApplicable: true,
         }),
       ),
     ).toBe('Someone else marked this question not applicable.');

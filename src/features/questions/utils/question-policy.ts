@@ -329,7 +329,7 @@ function resultKey(result: Record<string, unknown> | null): string {
  * version show the same outcome. The result is serialized once per record.
  */
 export function questionVersion(question: Question): string {
-  return `${question.status}|${question.resolvedAt}|${question.supersededBy ?? ''}|${resultKey(question.result)}`;
+  return `${question.status}|${question.resolvedAt}|${question.supersededBy ?? ''}|${question.notApplicable ? 'n/a' : ''}|${resultKey(question.result)}`;
 }
 
 /** What changed between the question the reviewer saw (`before`) and `after`; null if nothing did. */

@@ -6,7 +6,7 @@ export function isAskHuman(question: Question): boolean {
 }
 
 export function isNotApplicable(question: Question): boolean {
-  return question.result?.not_applicable === true;
+  return question.notApplicable;
 }
 
 /** The answer text of a resolved question, or null when its result is not a plain answer. */

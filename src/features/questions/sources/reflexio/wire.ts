@@ -64,6 +64,7 @@ export function toQuestion(call: PendingToolCall, source = REFLEXIO_ORIGIN): Que
     dedupKey: call.dedup_key ?? null,
     asker: null,
     result: call.result ?? null,
+    notApplicable: call.result?.not_applicable === true,
     supersededBy: call.superseded_by ?? null,
     createdAt: call.created_at,
     resolvedAt: call.resolved_at,
