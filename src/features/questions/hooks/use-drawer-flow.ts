@@ -1,4 +1,4 @@
-import { createContext, type RefObject, use, useMemo, useRef } from 'react';
+import { createContext, type RefObject, use, useEffect, useMemo, useRef } from 'react';
 import { useSwitchPreference } from '@/lib/preferences';
 import { useLatest } from '@/lib/use-latest';
 import { nextAfterDone } from '../utils/next-question';
@@ -27,22 +27,29 @@ export function useAnswerAndNextPreference() {
 /**
  * Answer and next: once an action on the open question is accepted, the drawer moves to the next
  * question of the view (see nextAfterDone) with the cursor in its answer box. Nothing moves if the
- * reviewer has meanwhile opened another question or closed the drawer.
+ * reviewer has meanwhile opened another question or closed the drawer. An action accepted before
+ * the list has loaded (a question opened by its link, answered at once) moves on when it has.
  */
 export function useAnswerAndNext(
   openId: string | undefined,
   visibleIds: string[],
   lastOpen: RefObject<{ id: string; index: number } | null>,
   switchTo: (id: string) => void,
+  listLoaded = true,
 ): DrawerFlow {
   const [enabled] = useAnswerAndNextPreference();
-  const latest = useLatest({ openId, visibleIds, switchTo, enabled });
+  const latest = useLatest({ openId, visibleIds, switchTo, enabled, listLoaded });
   const focusFor = useRef<string | null>(null);
-  return useMemo(
+  const waiting = useRef<string | null>(null);
+  const flow = useMemo<DrawerFlow>(
     () => ({
       done(id) {
-        const { openId, visibleIds, switchTo, enabled } = latest.current;
+        const { openId, visibleIds, switchTo, enabled, listLoaded } = latest.current;
         if (!enabled || openId !== id) return;
+        if (!listLoaded) {
+          waiting.current = id;
+          return;
+        }
         const place = lastOpen.current?.id === id ? lastOpen.current.index : null;
         const next = nextAfterDone(visibleIds, id, place);
         if (!next) return;
@@ -57,4 +64,11 @@ export function useAnswerAndNext(
     }),
     [lastOpen],
   );
+  useEffect(() => {
+    const id = waiting.current;
+    if (id === null || !listLoaded) return;
+    waiting.current = null;
+    flow.done(id);
+  }, [listLoaded, flow]);
+  return flow;
 }

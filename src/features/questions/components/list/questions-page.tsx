@@ -66,7 +66,13 @@ export function QuestionsPage() {
   const searchRef = useRef<HTMLInputElement>(null);
   const lastOpen = useDrawerReturnFocus(openId, visibleIds, listRef);
   const drawer = useDrawerNavigation(openId, visibleIds, lastOpen, search, lookalikes.groups);
-  const flow = useAnswerAndNext(openId, visibleIds, lastOpen, drawer.switchTo);
+  const flow = useAnswerAndNext(
+    openId,
+    visibleIds,
+    lastOpen,
+    drawer.switchTo,
+    view.data !== undefined,
+  );
   const selection = useSelection(visible);
   const { setSome } = selection.context;
   const inView = useMemo(
