@@ -35,7 +35,7 @@ export function useAnswerAndNext(
   visibleIds: string[],
   lastOpen: RefObject<{ id: string; index: number } | null>,
   switchTo: (id: string) => void,
-  listLoaded = true,
+  listLoaded: boolean,
 ): DrawerFlow {
   const [enabled] = useAnswerAndNextPreference();
   const latest = useLatest({ openId, visibleIds, switchTo, enabled, listLoaded });

@@ -39,7 +39,8 @@ function toInboxQuestion(origin: QuestionOrigin, question: SourceQuestion): Ques
         ? parseBilbyNativeId(question.nativeId).conversationId
         : (question.agent ?? null),
     result: question.answerText === null ? null : { answer: question.answerText },
-    // A dismissed Bilby question leaves its conversation: only what this browser sent is one.
+    // A dismissed Bilby question leaves its conversation: only what this browser sent (below) is
+    // not applicable.
     notApplicable: false,
     supersededBy: null,
     createdAt: question.createdAt,

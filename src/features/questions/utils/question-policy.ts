@@ -175,13 +175,7 @@ export function displayStatus(question: Question, now: number): QuestionStatus {
  * What each system lets a reviewer do besides answering, with why not in the reviewer's words (the
  * drawer says it where the action would be): the adapters' own capabilities.
  */
-const sourceActions: Record<
-  QuestionOrigin['kind'],
-  Pick<
-    SourceCapabilities,
-    'edit' | 'notApplicable' | 'cancel' | 'note' | 'notApplicableTells' | 'sendsTogether'
-  >
-> = {
+const sourceActions: Record<QuestionOrigin['kind'], Omit<SourceCapabilities, 'answer'>> = {
   reflexio: reflexioCapabilities,
   vertesia: vertesiaCapabilities,
   bilby: bilbyCapabilities,

@@ -15,25 +15,31 @@ import { actionErrorText } from './action-error';
 
 const specs: Record<
   BulkAction,
-  { title: (n: string) => string; body: string | null; confirm: string; color: string }
+  {
+    title: (n: string) => string;
+    body: (questions: readonly Question[]) => string;
+    confirm: string;
+    color: string;
+  }
 > = {
   'not-applicable': {
     title: (n) => `Mark ${n} not applicable?`,
     // What each agent is told depends on its system.
-    body: null,
+    body: notApplicableEffect,
     confirm: 'Mark not applicable',
     // Orange 9 with white text is 4.3:1, under AA; the primary colour passes.
     color: 'blue',
   },
   cancel: {
     title: (n) => `Cancel ${n}?`,
-    body: 'Each question is closed without an answer; its agent gets no reply. This cannot be undone.',
+    body: () =>
+      'Each question is closed without an answer; its agent gets no reply. This cannot be undone.',
     confirm: 'Cancel questions',
     color: 'red.9',
   },
   answer: {
     title: (n) => `Answer ${n} with one text?`,
-    body: 'The same answer is sent to each of them.',
+    body: () => 'The same answer is sent to each of them.',
     confirm: 'Send to all',
     color: 'blue',
   },
@@ -137,7 +143,7 @@ export function BulkDialog({ action, questions, onClose, onFinished }: BulkDialo
         <Stack gap="md">
           {failures === null ? (
             <>
-              <Text size="sm">{spec.body ?? notApplicableEffect(sent ?? questions)}</Text>
+              <Text size="sm">{spec.body(sent ?? questions)}</Text>
               {action === 'answer' && (
                 <Textarea
                   label="Answer"

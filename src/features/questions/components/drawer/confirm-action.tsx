@@ -16,7 +16,7 @@ const specs = {
     key: 'n',
     title: 'Mark this question not applicable?',
     // What the agent is told depends on its system.
-    body: null,
+    body: notApplicableEffect,
     confirm: 'Mark not applicable',
     confirmColor: 'orange.9',
     done: 'Marked not applicable',
@@ -26,7 +26,8 @@ const specs = {
     trigger: 'Cancel question',
     key: 'c',
     title: 'Cancel this question?',
-    body: 'The question is closed without an answer. The agent gets no reply for it. This cannot be undone.',
+    body: () =>
+      'The question is closed without an answer. The agent gets no reply for it. This cannot be undone.',
     confirm: 'Cancel question',
     confirmColor: 'red.8',
     done: 'Question cancelled',
@@ -106,7 +107,7 @@ export function ConfirmAction({ action, question, busy }: ConfirmActionProps) {
           zIndex={400}
         >
           <Stack gap="md">
-            <Text size="sm">{spec.body ?? notApplicableEffect([question])}</Text>
+            <Text size="sm">{spec.body([question])}</Text>
             {error !== null && <ActionError error={error} />}
             <Group justify="flex-end" gap="xs">
               <Button

@@ -3,7 +3,6 @@ import {
   memo,
   type ReactElement,
   type Ref,
-  type RefObject,
   use,
   useCallback,
   useEffect,
@@ -131,6 +130,13 @@ const SCROLLS_AND_CLICKS = ['wheel', 'touchstart', 'pointerdown'];
 /** And a key: following a focused row (useFollowFocusedRow) ends; a j or k starts a new one. */
 const REVIEWER_MOVES = [...SCROLLS_AND_CLICKS, 'keydown'];
 
+/**
+ * How long a row j/k moved to is waited for and then followed: counted in frames, not
+ * milliseconds, as a loaded machine draws fewer and its list settles as slowly (five seconds at
+ * 60 frames a second).
+ */
+const SETTLE_FRAMES = 300;
+
 function onAny(types: string[], handler: () => void): () => void {
   for (const type of types)
     window.addEventListener(type, handler, { capture: true, passive: true });
@@ -148,47 +154,43 @@ function onAny(types: string[], handler: () => void): () => void {
  * band rows are scrolled into (inside their scroll margins, question-row.module.css) it is
  * scrolled back; when it has left the page, `onLost` brings it back and focuses it again. The
  * follow ends when focus leaves the row, the reviewer scrolls, clicks or presses a key (a j or k
- * starts a new one), or after 300 frames (five seconds, longer on a loaded machine): a scroll bar dragged later is not fought (not every
+ * starts a new one), or after SETTLE_FRAMES: a scroll bar dragged later is not fought (not every
  * browser reports that drag as a pointer event).
  */
-function useFollowFocusedRow(onLost: RefObject<(id: string) => void>): (id: string) => void {
+function useFollowFocusedRow(): (id: string, onLost: () => void) => void {
   const stop = useRef(() => {});
   useEffect(() => () => stop.current(), []);
-  return useCallback(
-    (id: string) => {
-      stop.current();
-      const link = rowLink(document.body, id);
-      // jsdom has no IntersectionObserver.
-      if (!link || typeof IntersectionObserver === 'undefined') return;
-      const observer = new IntersectionObserver(
-        ([entry]) => {
-          if (!link.isConnected) {
-            end();
-            if (document.activeElement === document.body) onLost.current(id);
-          } else if (document.activeElement !== link) end();
-          else if (entry && entry.intersectionRatio < 1) scrollToRow(link);
-        },
-        { threshold: 1, rootMargin: '-63px 0px -7px' },
-      );
-      const end = () => {
-        observer.disconnect();
-        cancelAnimationFrame(frame);
-        unlisten();
-      };
-      const unlisten = onAny(REVIEWER_MOVES, end);
-      // Counted in frames, not milliseconds: a loaded machine draws fewer, and settles as slowly.
-      let frames = 0;
-      let frame = 0;
-      const count = () => {
-        if (++frames >= 300) end();
-        else frame = requestAnimationFrame(count);
-      };
-      frame = requestAnimationFrame(count);
-      observer.observe(link.closest('[data-question-id]') ?? link);
-      stop.current = end;
-    },
-    [onLost],
-  );
+  return useCallback((id: string, onLost: () => void) => {
+    stop.current();
+    const link = rowLink(document.body, id);
+    // jsdom has no IntersectionObserver.
+    if (!link || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver(
+      ([entry]) => {
+        if (!link.isConnected) {
+          end();
+          if (document.activeElement === document.body) onLost();
+        } else if (document.activeElement !== link) end();
+        else if (entry && entry.intersectionRatio < 1) scrollToRow(link);
+      },
+      { threshold: 1, rootMargin: '-63px 0px -7px' },
+    );
+    const end = () => {
+      observer.disconnect();
+      cancelAnimationFrame(frame);
+      unlisten();
+    };
+    const unlisten = onAny(REVIEWER_MOVES, end);
+    let frames = 0;
+    let frame = 0;
+    const count = () => {
+      if (++frames >= SETTLE_FRAMES) end();
+      else frame = requestAnimationFrame(count);
+    };
+    frame = requestAnimationFrame(count);
+    observer.observe(link.closest('[data-question-id]') ?? link);
+    stop.current = end;
+  }, []);
 }
 
 /**
@@ -412,13 +414,12 @@ function VirtualList({ questions, renderRow, rowHeight, ref }: RowsProps & { row
   const ids = useMemo(() => questions.map((q) => q.id), [questions]);
 
   const pendingFocus = useRef<string | null>(null);
-  const lost = useRef<(id: string) => void>(() => {});
-  const follow = useFollowFocusedRow(lost);
+  const follow = useFollowFocusedRow();
   /**
    * Focuses the row's link, bringing it into the page and into view first. Not in the page (not
    * rendered yet, or taken out by a re-measure): virtua scrolls to it; in the page but hidden
-   * until virtua has measured it: wait. Tried every frame for up to 300 frames (five seconds; a
-   * loaded machine draws fewer), until the reviewer scrolls or clicks, or a j or k moves on.
+   * until virtua has measured it: wait. Tried every frame for SETTLE_FRAMES, until the reviewer
+   * scrolls or clicks, or a j or k moves on.
    */
   const focusRow = useCallback(
     (id: string): boolean => {
@@ -441,12 +442,13 @@ function VirtualList({ questions, renderRow, rowHeight, ref }: RowsProps & { row
           // as the rows around it are measured.
           const top = (link.closest('[data-question-id]') ?? link).getBoundingClientRect().top;
           virtualizer.current?.scrollToIndex(index, { offset: -top });
-          follow(id);
+          // Taken out of the page by a re-measure once focused: brought back the same way.
+          follow(id, () => refocus.current(id));
           return;
         }
         if (frames % 20 === 0 && !rowLink(document.body, id))
           virtualizer.current?.scrollToIndex(index, { align: 'center' });
-        if (++frames < 300) requestAnimationFrame(attempt);
+        if (++frames < SETTLE_FRAMES) requestAnimationFrame(attempt);
         else {
           pendingFocus.current = null;
           unlisten();
@@ -457,9 +459,7 @@ function VirtualList({ questions, renderRow, rowHeight, ref }: RowsProps & { row
     },
     [ids, follow],
   );
-  useLayoutEffect(() => {
-    lost.current = focusRow;
-  }, [focusRow]);
+  const refocus = useLatest(focusRow);
   // A focused row scrolled far away leaves the page and focus falls back to the body; j/k then
   // carry on from that row instead of starting over at the top.
   const lastFocused = useRef<string | undefined>(undefined);

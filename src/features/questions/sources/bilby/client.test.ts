@@ -2,7 +2,6 @@ import { createBilbyMock } from '@mock/bilby/app';
 import { BILBY_ORGANIZATION_ID, BUSY_DEMO_MS, bilbyDemoIds as ids } from '@mock/bilby/seed';
 import { createManualClock } from '@mock/clock';
 import { ApiError } from '@/lib/api-client';
-import { SourceApiError } from '../http';
 import { mountedFetch } from '../test-support';
 import type { SourceQuestion } from '../types';
 import { BUSY_MESSAGE, createBilbyClient } from './client';
@@ -125,12 +124,11 @@ describe('Bilby adapter against the mock', () => {
     const busy = find((await client.list()).questions, ids.busy, ids.busyCall);
     const choices = [{ selected: ['Last year'] }];
     const error = await failure(client.answer(busy, choices));
-    expect(error).toBeInstanceOf(SourceApiError);
+    expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({
       kind: 'busy',
       status: 409,
       code: 'busy',
-      sourceKind: 'bilby',
     });
     expect(error.detail).toBe(BUSY_MESSAGE);
     clock.advance(BUSY_DEMO_MS);

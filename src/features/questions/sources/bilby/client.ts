@@ -1,6 +1,6 @@
-import { parseResponse } from '@/lib/api-client';
+import { ApiError, isApiError, parseResponse } from '@/lib/api-client';
 import type { UnreadableRecord } from '../../api/schemas';
-import { type OnResponse, SourceApiError, sendWire, type WireRequest } from '../http';
+import { type OnResponse, sendWire, type WireRequest } from '../http';
 import type { SourceList, SourceQuestion } from '../types';
 import {
   acceptedSchema,
@@ -41,7 +41,6 @@ export const BUSY_MESSAGE =
 export function createBilbyClient({ sourceId, config, fetchImpl, onResponse }: BilbyClientOptions) {
   const send = (request: WireRequest, signal?: AbortSignal) =>
     sendWire(request, {
-      sourceKind: 'bilby',
       readError: readBilbyError,
       ...(fetchImpl ? { fetchImpl } : {}),
       ...(onResponse ? { onResponse } : {}),
@@ -53,19 +52,18 @@ export function createBilbyClient({ sourceId, config, fetchImpl, onResponse }: B
     return parseResponse(conversationDetailSchema, await send(request, signal), request);
   }
 
-  /** One request; a 409 is a SourceApiError of kind "busy" with the busy message. */
+  /** One request; a 409 is an ApiError of kind "busy" with the busy message. */
   async function postOnce(conversationId: string, outputs: readonly Output[]) {
     const request = toolOutputsRequest(config, conversationId, [...outputs]);
     try {
       parseResponse(acceptedSchema, await send(request), request);
     } catch (error) {
-      if (error instanceof SourceApiError && error.code === 'busy') {
-        throw new SourceApiError({
+      if (isApiError(error) && error.code === 'busy') {
+        throw new ApiError({
           kind: 'busy',
           status: error.status,
           method: error.method,
           url: error.url,
-          sourceKind: 'bilby',
           code: 'busy',
           detail: BUSY_MESSAGE,
           retryAfterMs: error.retryAfterMs,
@@ -80,7 +78,7 @@ export function createBilbyClient({ sourceId, config, fetchImpl, onResponse }: B
       await postOnce(conversationId, outputs);
       return new Map();
     } catch (error) {
-      if (outputs.length < 2 || !(error instanceof SourceApiError) || error.kind !== 'not-found') {
+      if (outputs.length < 2 || !isApiError(error) || error.kind !== 'not-found') {
         throw error;
       }
       // Bilby refuses the whole request when one of its calls was answered elsewhere meanwhile:
@@ -155,8 +153,7 @@ export function createBilbyClient({ sourceId, config, fetchImpl, onResponse }: B
             details[index] = await conversation(ids[index] as string, signal);
           } catch (error) {
             // Gone between the list and now: nothing to answer there.
-            if (error instanceof SourceApiError && error.kind === 'not-found')
-              details[index] = null;
+            if (isApiError(error) && error.kind === 'not-found') details[index] = null;
             else throw error;
           }
         }
@@ -178,7 +175,7 @@ export function createBilbyClient({ sourceId, config, fetchImpl, onResponse }: B
     },
 
     /**
-     * 202 resolves; a 409 is a SourceApiError of kind "busy" with the busy message. With
+     * 202 resolves; a 409 is an ApiError of kind "busy" with the busy message. With
      * `together` (native ids of the same batch), the conversation's calls go in one request.
      */
     answer(

@@ -5,9 +5,6 @@ import {
   kindForStatus,
 } from '@/lib/api-client';
 
-const STORAGE_UNSUPPORTED = /not supported by the configured storage backend/i;
-const STORAGE_MISSING = /storage not configured/i;
-
 /** FastAPI's `detail`: a sentence, or a list of field errors (a 422). */
 function readFastApiDetail(
   body: unknown,
@@ -34,24 +31,30 @@ function readFastApiDetail(
 }
 
 /** Reflexio's 503s that no retry fixes: its storage cannot hold pending tool calls. */
-function storageProblem(detail: string | null): ErrorDescription | null {
-  if (detail && STORAGE_UNSUPPORTED.test(detail)) {
-    return {
+const STORAGE_PROBLEMS: [detail: RegExp, description: ErrorDescription][] = [
+  [
+    /not supported by the configured storage backend/i,
+    {
       title: 'This Reflexio server cannot hold questions',
       message:
         'Its storage backend (disk storage) does not support pending tool calls. An administrator must switch it to SQLite, Postgres or Supabase storage.',
       retryable: false,
-    };
-  }
-  if (detail && STORAGE_MISSING.test(detail)) {
-    return {
+    },
+  ],
+  [
+    /storage not configured/i,
+    {
       title: 'Reflexio has no storage configured',
       message:
         'The server is running without storage, so it has no questions. An administrator must configure it.',
       retryable: false,
-    };
-  }
-  return null;
+    },
+  ],
+];
+
+function storageProblem(detail: string | null): ErrorDescription | null {
+  if (!detail) return null;
+  return STORAGE_PROBLEMS.find(([pattern]) => pattern.test(detail))?.[1] ?? null;
 }
 
 /** Reflexio's (FastAPI's) error bodies, `{detail}`, → the app's error kinds and words. */

@@ -39,7 +39,7 @@ export const pendingToolCallSchema = z.looseObject({
   cache_until: isoTimestamp,
   valid_until: isoTimestamp,
 });
-export type PendingToolCall = z.infer<typeof pendingToolCallSchema>;
+type PendingToolCall = z.infer<typeof pendingToolCallSchema>;
 
 export const pendingToolCallListSchema = z.looseObject({
   pending_tool_calls: z.nullish(z.array(z.unknown())),
@@ -99,7 +99,7 @@ export function parseQuestionList(
 }
 
 // What the portal sends: strict.
-export const validForSecondsSchema = z.int().check(z.positive());
+const validForSecondsSchema = z.int().check(z.positive());
 
 export const resolveBodySchema = z.strictObject({
   result: jsonObject,

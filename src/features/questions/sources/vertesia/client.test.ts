@@ -2,7 +2,7 @@ import { createManualClock } from '@mock/clock';
 import { createVertesiaMock } from '@mock/vertesia/app';
 import { vertesiaDemoIds as ids } from '@mock/vertesia/seed';
 import { ApiError } from '@/lib/api-client';
-import { SourceApiError, sendWire } from '../http';
+import { sendWire } from '../http';
 import { mountedFetch } from '../test-support';
 import { VERTESIA_ONLY_ANSWERED } from './capabilities';
 import { createVertesiaClient } from './client';
@@ -101,12 +101,11 @@ describe('Vertesia adapter against the mock', () => {
     const ask = await client.get(ids.refund);
     await control(`asks/${ids.refund}/resolve`, { response: 'Approve it.' });
     const error = await failure(client.resolve(ask, ['Refuse.']));
-    expect(error).toBeInstanceOf(SourceApiError);
+    expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({
       kind: 'conflict',
       status: 409,
       code: 'pending_ask_already_resolved',
-      sourceKind: 'vertesia',
     });
     expect(error.detail).toMatch(/already resolved/);
   });
@@ -156,7 +155,7 @@ describe('Vertesia adapter against the mock', () => {
     const error = await failure(
       sendWire(
         { method: 'GET', url: `${ROOT}/pending-asks`, headers: { Authorization: `Bearer ${KEY}` } },
-        { sourceKind: 'vertesia', readError: readVertesiaError, fetchImpl },
+        { readError: readVertesiaError, fetchImpl },
       ),
     );
     expect(error).toMatchObject({ kind: 'validation', status: 400, code: 'missing_api_version' });

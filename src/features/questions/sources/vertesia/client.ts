@@ -1,5 +1,5 @@
-import { parseResponse } from '@/lib/api-client';
-import { type OnResponse, SourceApiError, sendWire } from '../http';
+import { ApiError, isApiError, parseResponse } from '@/lib/api-client';
+import { type OnResponse, sendWire } from '../http';
 import type { SourceList, SourceQuestion } from '../types';
 import { mapAskList, mapPendingAsk } from './map';
 import {
@@ -28,7 +28,6 @@ export function createVertesiaClient({
 }: VertesiaClientOptions) {
   const send = (request: ReturnType<typeof listAsksRequest>, signal?: AbortSignal) =>
     sendWire(request, {
-      sourceKind: 'vertesia',
       readError: readVertesiaError,
       ...(fetchImpl ? { fetchImpl } : {}),
       ...(onResponse ? { onResponse } : {}),
@@ -46,13 +45,12 @@ export function createVertesiaClient({
       const request = listAsksRequest(config);
       const data = await send(request, signal).catch((error: unknown) => {
         // The list exists whatever the project holds: a 404 means a wrong API address.
-        if (error instanceof SourceApiError && error.kind === 'not-found') {
-          throw new SourceApiError({
+        if (isApiError(error) && error.kind === 'not-found') {
+          throw new ApiError({
             kind: 'bad-response',
             status: 404,
             method: request.method,
             url: request.url,
-            sourceKind: 'vertesia',
             code: error.code,
             message: 'The Vertesia API address answered HTTP 404.',
           });
@@ -73,12 +71,11 @@ export function createVertesiaClient({
       const result = parseResponse(resolveResponseSchema, data, request);
       // HTTP 200 with `success: false` is a failure too.
       if (!result.success) {
-        throw new SourceApiError({
+        throw new ApiError({
           kind: 'server',
           status: 200,
           method: request.method,
           url: request.url,
-          sourceKind: 'vertesia',
           code: 'unsuccessful',
           detail: result.error || 'Vertesia did not accept the answer.',
         });
