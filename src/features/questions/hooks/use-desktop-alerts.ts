@@ -1,7 +1,7 @@
-import { useEffect, useEffectEvent, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useMemo, useReducer, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useRuntimeConfig } from '@/config/runtime-config';
-import { serverNow, useClock } from '@/lib/clock';
+import { serverNow, useClock, useHasPassed } from '@/lib/clock';
 import { desktopNotifications, useDesktopNotificationState } from '@/lib/desktop-notifications';
 import { whenIdleAfterFirstScreen } from '@/lib/idle';
 import { useSession } from '@/lib/session-store';
@@ -10,7 +10,6 @@ import type { AlertMemory } from '../utils/desktop-alerts';
 import { questionPath } from '../utils/paths';
 import { pendingBadge } from '../utils/pending-badge';
 import { useLeading, useSharedPoller } from './use-shared-poller';
-import { useQuestionsNow } from './use-status-now';
 
 // The badge is a nicety: a chunk that cannot be downloaded (offline, the session ended at the SSO
 // proxy) leaves the icon as it is, and the next count tries again. Never an uncaught error.
@@ -19,9 +18,25 @@ const favicon = () => import('@/lib/favicon-badge').catch(() => null);
 /** A question crosses the 5-minute line between polls too: looked at this often while told. */
 const URGENT_CHECK_MS = 15_000;
 
-/** The tab's title and icon count the pending questions and turn urgent under 5 minutes left. */
+/**
+ * The tab's title and icon count the pending questions and turn urgent under 5 minutes left.
+ * Counted when the list changes and when a question turns urgent or expires, not on every render
+ * or tick: with 10,000 questions, counting took longer than opening a question.
+ */
 export function usePendingBadge(pending: Question[] | undefined) {
-  const { count, urgent, title } = pendingBadge(pending, useQuestionsNow());
+  const clock = useClock();
+  const [looks, lookAgain] = useReducer((n: number) => n + 1, 0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `looks` is when to count again.
+  const { count, urgent, title, changesAt } = useMemo(() => {
+    const badge = pendingBadge(pending, (q) => serverNow(clock, q.source.id));
+    // A millisecond after the change, so that the count then sees it.
+    const changesAt = Number.isFinite(badge.changesIn) ? clock.now() + badge.changesIn + 1 : null;
+    return { ...badge, changesAt };
+  }, [pending, clock, looks]);
+  const changed = useHasPassed(changesAt);
+  useEffect(() => {
+    if (changed) lookAgain();
+  }, [changed]);
   useEffect(() => {
     document.title = title;
   }, [title]);

@@ -1,5 +1,9 @@
+import { act, renderHook } from '@testing-library/react';
+import { createElement, type ReactNode } from 'react';
 import { describe, expect, it } from 'vitest';
+import { ClockContext, createManualClock } from '@/lib/clock';
 import { type Question, REFLEXIO_ORIGIN } from '../api/schemas';
+import { usePendingBadge } from '../hooks/use-desktop-alerts';
 import {
   type AlertInput,
   type AlertMemory,
@@ -137,17 +141,35 @@ describe('planDesktopAlert', () => {
 
 describe('pendingBadge', () => {
   it('counts live pending questions and turns urgent under 5 minutes', () => {
-    expect(pendingBadge(undefined, NOW)).toEqual({ count: 0, urgent: false, title: 'Questions' });
+    expect(pendingBadge(undefined, NOW)).toEqual({
+      count: 0,
+      urgent: false,
+      title: 'Questions',
+      changesIn: Number.POSITIVE_INFINITY,
+    });
     expect(pendingBadge([question('a', 10 * MINUTE), question('b', null)], NOW)).toEqual({
       count: 2,
       urgent: false,
       title: '(2) Questions',
+      // 'a' turns urgent in 5 minutes; 'b' never changes.
+      changesIn: 5 * MINUTE,
     });
     expect(pendingBadge([question('a', 4 * MINUTE), question('x', -1)], NOW)).toEqual({
       count: 1,
       urgent: true,
       title: '(1) Expiring soon · Questions',
+      // 'a' expires in 4 minutes; 'x' has already.
+      changesIn: 4 * MINUTE,
     });
+  });
+
+  it('says when the badge next changes: the soonest question to turn urgent or expire', () => {
+    const asks = [question('a', 30 * MINUTE), question('b', 7 * MINUTE), question('c', 6 * MINUTE)];
+    expect(pendingBadge(asks, NOW).changesIn).toBe(1 * MINUTE);
+    // A minute and a half on: 'c' is urgent, and 'b' turns urgent next, half a minute later.
+    const later = pendingBadge(asks, NOW + 1.5 * MINUTE);
+    expect(later).toMatchObject({ count: 3, urgent: true, changesIn: 0.5 * MINUTE });
+    expect(pendingBadge(asks, NOW + 6 * MINUTE)).toMatchObject({ count: 2, changesIn: MINUTE });
   });
 
   it('reads each question by its own server’s clock', () => {
@@ -163,5 +185,22 @@ describe('pendingBadge', () => {
     );
     expect(alert?.title).toBe('A question expires in 4 minutes');
     expect(alert?.openId).toBe('v');
+  });
+});
+
+describe('usePendingBadge', () => {
+  it('retitles the tab when a question turns urgent or expires, with the same list', () => {
+    const clock = createManualClock(NOW);
+    const wrapper = ({ children }: { children: ReactNode }) =>
+      createElement(ClockContext, { value: clock }, children);
+    const pending = [question('a', 30 * MINUTE), question('b', 7 * MINUTE)];
+    renderHook(() => usePendingBadge(pending), { wrapper });
+    expect(document.title).toBe('(2) Questions');
+    act(() => clock.advance(MINUTE));
+    expect(document.title).toBe('(2) Questions');
+    act(() => clock.advance(MINUTE + 1_000));
+    expect(document.title).toBe('(2) Expiring soon · Questions');
+    act(() => clock.advance(5 * MINUTE));
+    expect(document.title).toBe('(1) Questions');
   });
 });
