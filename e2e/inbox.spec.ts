@@ -26,6 +26,23 @@ test('answer a pending question', async ({ page, mock }) => {
   expect(call?.result).toEqual({ answer: 'Yes, issue the credit note for 6 seats' });
 });
 
+test('Esc pressed twice closes the question once and stays in the inbox', async ({ page }) => {
+  await page.goto('questions');
+  await row(page, demoIds.pendingYesNo).getByRole('link').click();
+  await expect(drawer(page)).toBeVisible();
+  // Both in one task: the second arrives before the first close (a step back in history) lands.
+  await page.evaluate(() => {
+    for (let i = 0; i < 2; i++) {
+      (document.activeElement ?? document.body).dispatchEvent(
+        new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, cancelable: true }),
+      );
+    }
+  });
+  await expect(drawer(page)).toHaveCount(0);
+  await expect(page).toHaveURL(/\/questions$/);
+  await expect(page.getByRole('list', { name: 'Questions' })).toBeVisible();
+});
+
 test('edit an earlier answer', async ({ page, mock }) => {
   await page.goto('questions?status=resolved');
   await row(page, demoIds.resolved).getByRole('link').click();

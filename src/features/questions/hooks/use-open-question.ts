@@ -49,7 +49,16 @@ export function useDrawerNavigation(
   const navigate = useNavigate();
   const location = useLocation();
 
+  // Going back is asynchronous: a second Esc before it lands would go back again, out of the
+  // inbox (to the page before it, or the portal around it). One close until the address changes.
+  const closing = useRef(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new address (key) is what ends it.
+  useEffect(() => {
+    closing.current = false;
+  }, [location.key]);
   const close = useCallback(() => {
+    if (closing.current) return;
+    closing.current = true;
     const fromList = (location.state as { fromList?: boolean } | null)?.fromList;
     if (fromList && window.history.length > 1) navigate(-1);
     else navigate({ pathname: QUESTIONS_PATH, search }, { replace: true });
