@@ -27,9 +27,10 @@ export function answeredBefore(
   const found: EarlierAnswer[] = [];
   const seenIds = new Set<string>([question.id]);
   for (const candidate of candidates) {
+    // Most of a long list is pending: ruled out before anything costlier.
+    if (candidate.status !== 'resolved' && candidate.status !== 'superseded') continue;
     if (seenIds.has(candidate.id)) continue;
     seenIds.add(candidate.id);
-    if (candidate.status !== 'resolved' && candidate.status !== 'superseded') continue;
     if (isNotApplicable(candidate) || lookalikeKey(candidate) !== key) continue;
     const text = answerText(candidate);
     if (text === null || !text.trim()) continue;
