@@ -13,13 +13,15 @@ const mock = fileURLToPath(new URL('./mock', import.meta.url));
 const COMPILE_HINT = '//# allFunctionsCalledOnLoad\n';
 
 /**
- * Chrome's explicit compile hint (Chrome 136+; other browsers ignore the comment) on the chunks of
- * the first download (the entry and what it imports): compile all their functions on the
+ * Chrome's explicit compile hint (Chrome 136+; other browsers ignore the comment) on the chunks the
+ * entry imports (React, Mantine's core, the status policy): compile all their functions on the
  * background thread that streams the file, instead of one at a time on the main thread the first
- * time each is called. That code all runs at start-up. The lazy parts (the drawer, dialogs,
- * toasts, the other systems' adapters) are left to compile as they are used: hinting them too made
- * the first drawer open about 18 ms faster but kept 0.33 MB of compiled code in the heap from
- * start-up on, over the 5 MB budget (bench, 2026-12-01). The comment must be the file's first
+ * time each is called. Most of their code runs at start-up. Not on the entry itself: it holds all
+ * of React Router and React Query, much of which a visit never calls, and hinted it kept 0.2 MB
+ * more compiled code in the heap (bench, 2026-12-02), which the drawer's warm-up now needs (see
+ * WarmUp). Nor on the lazy parts (the drawer, dialogs, toasts, the other systems' adapters):
+ * hinting them too kept 0.33 MB in the heap from start-up on, over the 5 MB budget (bench,
+ * 2026-12-01); the drawer is warmed by running it once instead. The comment must be the file's first
  * line, so it is added after minification and after Vite's own additions, and the emitted source
  * map (the `.map` file) moves down a line with it.
  */
@@ -44,7 +46,7 @@ function compileHints(): Plugin {
         };
         for (const chunk of chunks.values()) if (chunk.isEntry) add(chunk.fileName);
         for (const file of chunks.values()) {
-          if (!initial.has(file.fileName)) continue;
+          if (!initial.has(file.fileName) || file.isEntry) continue;
           file.code = COMPILE_HINT + file.code;
           const map = bundle[`${file.fileName}.map`];
           if (map?.type === 'asset' && typeof map.source === 'string') {

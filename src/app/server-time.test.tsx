@@ -1,7 +1,7 @@
 import { createBilbyMock } from '@mock/bilby/app';
 import { BILBY_ORGANIZATION_ID, bilbyDemoIds } from '@mock/bilby/seed';
 import { createVertesiaMock } from '@mock/vertesia/app';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { runtimeConfigSchema } from '@/config/runtime-config';
@@ -122,7 +122,7 @@ describe('each system’s own server time', () => {
     );
     // The tab turns urgent for the Vertesia ask (under 5 minutes left by its server), not later.
     advance(1_000);
-    expect(document.title).toBe('(2) Expiring soon · Questions');
+    await waitFor(() => expect(document.title).toBe('(2) Expiring soon · Questions'));
     advance(5 * MINUTE);
     expect(within(vertesiaRow).getByText('Expired')).toBeInTheDocument();
     expect(within(reflexioRow).getByText('expires in 9m 59s')).toBeInTheDocument();

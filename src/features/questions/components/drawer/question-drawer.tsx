@@ -12,6 +12,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useId, useState } from 'react';
 import { PartBoundary } from '@/components/part-boundary';
 import { SessionEndedAlert } from '@/components/session-ended-alert';
+import { WarmUp } from '@/components/warm-up';
 import { useRuntimeConfig } from '@/config/runtime-config';
 import { isApiError, isSignedOut } from '@/lib/api-client';
 import { useCoveringLayer } from '@/lib/covering-layer';
@@ -24,6 +25,10 @@ import { isTextField } from '../../hooks/use-shortcuts';
 import { useSplitView } from '../../hooks/use-split-view';
 import { truncateText } from '../../utils/text';
 import { LoadFailed } from '../shared/load-failed';
+
+// Loaded with the drawer, once the list is on screen: the tab's count is no part of the first one.
+export { PendingTitle } from '../list/pending-title';
+
 import { QuestionDetail } from './question-detail';
 import classes from './split-pane.module.css';
 
@@ -162,9 +167,31 @@ export interface QuestionDrawerProps {
   nextId: string | null;
   onClose: () => void;
   onOpen: (id: string) => void;
+  /**
+   * Render it once unseen, to warm the drawer's code before the first question is opened (see
+   * WarmUp); called when that is done.
+   */
+  onWarm?: () => void;
 }
 
-export function QuestionDrawer({ id, copies, copy, nextId, onClose, onOpen }: QuestionDrawerProps) {
+export function QuestionDrawer({ onWarm, ...props }: QuestionDrawerProps) {
+  return onWarm ? (
+    <WarmUp onDone={onWarm}>
+      <DrawerView {...props} />
+    </WarmUp>
+  ) : (
+    <DrawerView {...props} />
+  );
+}
+
+function DrawerView({
+  id,
+  copies,
+  copy,
+  nextId,
+  onClose,
+  onOpen,
+}: Omit<QuestionDrawerProps, 'onWarm'>) {
   // A wide screen: the question shows beside the list, which stays usable (not a modal).
   const split = useSplitView();
   // Keep the last question on screen while the drawer slides out.

@@ -2,19 +2,8 @@ import { Alert, Button, Group, Paper, Text } from '@mantine/core';
 import { useRuntimeConfig } from '@/config/runtime-config';
 import { useShell } from '@/config/shell-context';
 import { describeError } from '@/lib/describe-error';
-import type { Question, SourceFailure } from '../../api/schemas';
-import { useDesktopAlerts, usePendingBadge } from '../../hooks/use-desktop-alerts';
+import type { SourceFailure } from '../../api/schemas';
 import classes from './questions-page.module.css';
-
-/**
- * The tab title and icon count what is pending ("(3) Questions"); desktop notifications, when on,
- * tell a reviewer who is away.
- */
-export function PendingTitle({ pending }: { pending: Question[] | undefined }) {
-  usePendingBadge(pending);
-  useDesktopAlerts(pending);
-  return null;
-}
 
 /** A background refresh failed with a list on screen: the list stays, and says it may be old. */
 export function RefreshFailedNote({ error }: { error: unknown }) {

@@ -25,7 +25,8 @@ describe('the list', () => {
     expect(items.length).toBe(pendingCount - 2);
     // "All" counts the list that loads once the first rows are on screen.
     await waitFor(() => expect(within(status).getByText(/^All \d+$/)).toBeInTheDocument());
-    expect(document.title).toBe(`(${pendingCount}) Expiring soon · Questions`);
+    // The tab's title counts them too, once the list is on screen and the browser is idle.
+    await waitFor(() => expect(document.title).toBe(`(${pendingCount}) Expiring soon · Questions`));
   });
 
   it('keeps every filter in the URL and reads them back', async () => {
@@ -178,10 +179,20 @@ describe('the search box', () => {
 });
 
 describe('live refresh', () => {
+  it('counts again in the title when a question expires, with no refresh in between', async () => {
+    const { advance } = renderApp();
+    const before = askCount(await listRows());
+    await waitFor(() => expect(document.title).toBe(`(${before}) Expiring soon · Questions`));
+    // The demo's soonest question expires in 2 minutes.
+    advance(2 * 60_000 + 1_000);
+    await waitFor(() => expect(document.title).toBe(`(${before - 1}) Expiring soon · Questions`));
+  });
+
   it('marks questions that arrive while the inbox is open as new until opened, and counts them in the title', async () => {
     const { user } = renderApp();
     const before = askCount(await listRows());
-    expect(document.title).toBe(`(${before}) Expiring soon · Questions`);
+    // The title is counted once the list is on screen and the browser is idle.
+    await waitFor(() => expect(document.title).toBe(`(${before}) Expiring soon · Questions`));
     const created = (await mockControl('questions', {
       question: 'Can the agent retry the failed export now?',
       answer_format: 'yes/no',

@@ -25,12 +25,7 @@ import { SelectionContext, useSelection } from '../../hooks/use-selection';
 import { questionIdFromPath } from '../../utils/paths';
 import { BulkBar } from './bulk-bar';
 import { InboxBody } from './inbox-body';
-import {
-  NewArrivalsBanner,
-  PendingTitle,
-  RefreshFailedNote,
-  SourceFailuresNote,
-} from './inbox-notices';
+import { NewArrivalsBanner, RefreshFailedNote, SourceFailuresNote } from './inbox-notices';
 import { InboxToolbar } from './inbox-toolbar';
 import type { QuestionListHandle } from './question-list';
 import classes from './questions-page.module.css';
@@ -38,21 +33,35 @@ import { ShortcutsHint } from './shortcuts-hint';
 
 // The drawer (with the answer forms) and the shortcuts dialog are not needed to show the list: they
 // load in their own chunks, the drawer's as soon as the list is on screen so a click opens it at once.
+// So does what counts the pending questions in the tab's title and tells a reviewer who is away.
 const QuestionDrawer = lazyPart(() =>
   import('../drawer/question-drawer').then((m) => m.QuestionDrawer),
 );
 const ShortcutsHelp = lazyPart(() =>
   import('../drawer/shortcuts-help').then((m) => m.ShortcutsHelp),
 );
-const preloadDrawer = () => void QuestionDrawer.load().catch(() => {});
+const PendingTitle = lazyPart(() =>
+  import('../drawer/question-drawer').then((m) => m.PendingTitle),
+);
+const noop = () => {};
 
 export function QuestionsPage() {
   const { filters, setFilters, search, groupOpen } = useInboxFilters();
   const searchText = useSearchText(filters.q, setFilters);
+  // Both from the drawer's chunk.
+  const [partsLoaded, setPartsLoaded] = useState(false);
+  const loadParts = useCallback(
+    () =>
+      void Promise.all([QuestionDrawer.load(), PendingTitle.load()]).then(
+        () => setPartsLoaded(true),
+        noop,
+      ),
+    [],
+  );
   const { view, pending, counts, liveFilters, visible, tags, users } = useInboxView(
     filters,
     searchText.query,
-    preloadDrawer,
+    loadParts,
   );
   const openId = questionIdFromPath(useLocation().pathname);
   const open = useOpenCopies(openId, visible);
@@ -88,6 +97,10 @@ export function QuestionsPage() {
   }, [openId]);
   // Mounted from the first time they are wanted, so they can animate out when closed.
   const drawerUsed = useWantedOnce(openId !== undefined);
+  // Once its code is here, the drawer is rendered once unseen (WarmUp) with the first row's
+  // question, so that the first question opened does not run the drawer's code for the first time.
+  const [drawerWarm, setDrawerWarm] = useState(false);
+  const warmUpId = partsLoaded && !drawerUsed && !drawerWarm ? visibleIds[0] : undefined;
   const helpUsed = useWantedOnce(helpOpen);
   const refreshAll = useRefreshAll();
   useInboxKeyboard({
@@ -127,7 +140,7 @@ export function QuestionsPage() {
 
   return (
     <div className={classes.page} data-question-open={openId !== undefined || undefined}>
-      <PendingTitle pending={pending.data?.questions} />
+      {partsLoaded && <PendingTitle pending={pending.data?.questions} />}
       <Title order={2} className="visually-hidden">
         Questions
       </Title>
@@ -181,6 +194,21 @@ export function QuestionsPage() {
                 nextId={drawer.neighbourOfOpen(1)}
                 onClose={drawer.close}
                 onOpen={drawer.switchTo}
+              />
+            </LookalikesContext>
+          </DrawerFlowContext>
+        )}
+        {warmUpId !== undefined && (
+          <DrawerFlowContext value={flow}>
+            <LookalikesContext value={inView}>
+              <QuestionDrawer
+                id={warmUpId}
+                copies={null}
+                copy={1}
+                nextId={null}
+                onClose={noop}
+                onOpen={noop}
+                onWarm={() => setDrawerWarm(true)}
               />
             </LookalikesContext>
           </DrawerFlowContext>
