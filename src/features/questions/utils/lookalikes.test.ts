@@ -162,6 +162,14 @@ describe('answeredBefore', () => {
     expect(answeredBefore(open, list, 2).map((a) => a.text)).toEqual(['Yes', 'No']);
   });
 
+  it('reads a new list anew (each list is indexed once, by its identity)', () => {
+    const list = [answered('a', 'Yes', now - 5000)];
+    expect(answeredBefore(open, list).map((a) => a.text)).toEqual(['Yes']);
+    expect(answeredBefore(open, list).map((a) => a.text)).toEqual(['Yes']);
+    const next = [...list, answered('b', 'No', now - 1000)];
+    expect(answeredBefore(open, next).map((a) => a.text)).toEqual(['No', 'Yes']);
+  });
+
   it('has nothing for a question that cannot be matched', () => {
     const lone = question({ scopeHash: null, dedupKey: null });
     expect(answeredBefore(lone, [answered('a', 'Yes', now, { scopeHash: null })])).toEqual([]);
