@@ -36,10 +36,10 @@ export function useInboxView(filters: InboxFilters, typedQuery: string, whenIdle
   const counts = useMemo(() => {
     if (!hasNarrowingFilters(liveFilters)) return totals;
     const shown = complete
-      ? shownPerStatus(complete.questions, liveFilters)
+      ? shownPerStatus(complete.questions, liveFilters, visible)
       : { [liveFilters.status]: visible.length };
     return withShown(totals, shown);
-  }, [totals, complete, liveFilters, visible.length]);
+  }, [totals, complete, liveFilters, visible]);
 
   const listShown = listData !== undefined;
   useEffect(() => {

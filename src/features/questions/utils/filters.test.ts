@@ -205,4 +205,27 @@ describe('the Resolved view and counts of what is shown', () => {
       shownPerStatus(mixed, { ...base, q: 'x_1', status: 'all', sort: 'newest' }),
     ).toMatchObject({ all: 1, expired: 1, pending: 0 });
   });
+
+  it('counts the view as it shows it, and searches the other statuses only', () => {
+    const mixed = [
+      ...answered,
+      question({ id: 'p_1', tags: ['billing'] }),
+      question({ id: 'p_2', tags: ['billing'] }),
+    ];
+    const pending = { ...base, tag: 'billing', status: 'pending', sort: 'expiry' } as const;
+    // The view's own list may differ from the complete one for a moment (read at another time):
+    // its count is what it shows.
+    const view = applyFilters([question({ id: 'p_3', tags: ['billing'] })], pending);
+    expect(shownPerStatus(mixed, pending, view)).toEqual({
+      ...shownPerStatus(mixed, pending),
+      pending: 1,
+      all: 2,
+    });
+    // The All view: its rows are counted by status, nothing else is searched.
+    const all = { ...pending, status: 'all', sort: 'newest' } as const;
+    expect(shownPerStatus(mixed, all, applyFilters(mixed, all))).toEqual(
+      shownPerStatus(mixed, all),
+    );
+    expect(shownPerStatus([], all, applyFilters(mixed, all))).toMatchObject({ all: 3, pending: 2 });
+  });
 });

@@ -159,19 +159,34 @@ export function applyFilters(questions: Question[], filters: InboxFilters): Ques
 
 /**
  * How many questions of each status pass the tag, user, source and search filters: the "2" of the
- * status filter's "2 of 20". Null while no such filter is on.
+ * status filter's "2 of 20". Null while no such filter is on. `view`, the questions the view shows
+ * (`applyFilters` of the same filters), is counted as it is: only the other statuses are searched
+ * in `questions` (at 10,000 questions, one pass of the search fewer on every keystroke), and the
+ * view's own count is what the reviewer sees.
  */
 export function shownPerStatus(
   questions: Question[],
   filters: InboxFilters,
+  view?: Question[],
 ): Partial<Record<StatusFilter, number>> | null {
   if (!hasNarrowingFilters(filters)) return null;
   const shown: Partial<Record<StatusFilter, number>> = { all: 0 };
-  const passes = narrowing(filters);
-  for (const question of questions) {
-    if (!passes(question)) continue;
+  const tally = (question: Question) => {
     shown.all = (shown.all ?? 0) + 1;
     shown[question.status] = (shown[question.status] ?? 0) + 1;
+  };
+  if (view && filters.status === 'all') {
+    for (const question of view) tally(question);
+  } else {
+    const passes = narrowing(filters);
+    for (const question of questions) {
+      if (view && question.status === filters.status) continue;
+      if (passes(question)) tally(question);
+    }
+    if (view) {
+      shown.all = (shown.all ?? 0) + view.length;
+      shown[filters.status] = view.length;
+    }
   }
   for (const status of questionStatuses) shown[status] ??= 0;
   return shown;
