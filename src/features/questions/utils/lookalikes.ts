@@ -12,18 +12,6 @@ export function normalizeQuestionText(text: string): string {
  * across scopes: the same words asked for two users can need two answers.
  */
 export function lookalikeKey(question: Question): string | null {
-  // Questions are never changed in place: each one's key is worked out once (grouping runs on
-  // every keystroke, and normalizing the text of thousands of asks each time showed in profiles).
-  const known = keys.get(question);
-  if (known !== undefined) return known;
-  const key = keyOf(question);
-  keys.set(question, key);
-  return key;
-}
-
-const keys = new WeakMap<Question, string | null>();
-
-function keyOf(question: Question): string | null {
   const { source, scopeHash, dedupKey, asker, toolName } = question;
   if (scopeHash !== null && dedupKey !== null)
     return ['d', source.id, scopeHash, toolName, dedupKey].join('\u0000');
