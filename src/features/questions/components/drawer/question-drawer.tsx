@@ -25,12 +25,11 @@ import { isTextField } from '../../hooks/use-shortcuts';
 import { useSplitView } from '../../hooks/use-split-view';
 import { truncateText } from '../../utils/text';
 import { LoadFailed } from '../shared/load-failed';
+import { QuestionDetail } from './question-detail';
+import classes from './split-pane.module.css';
 
 // Loaded with the drawer, once the list is on screen: the tab's count is no part of the first one.
 export { PendingTitle } from '../list/pending-title';
-
-import { QuestionDetail } from './question-detail';
-import classes from './split-pane.module.css';
 
 /**
  * Ids come from agents and the URL: anything that cannot be an id, or cannot be put in an API

@@ -184,32 +184,30 @@ export function QuestionsPage() {
       </Paper>
       <ShortcutsHint onShow={() => setHelpOpen(true)} />
       <LoadBoundary what="The question view" parts={[QuestionDrawer, ShortcutsHelp]}>
-        {drawerUsed && (
+        {(drawerUsed || warmUpId !== undefined) && (
           <DrawerFlowContext value={flow}>
             <LookalikesContext value={inView}>
-              <QuestionDrawer
-                id={openId ?? null}
-                copies={open.copies}
-                copy={open.copy}
-                nextId={drawer.neighbourOfOpen(1)}
-                onClose={drawer.close}
-                onOpen={drawer.switchTo}
-              />
-            </LookalikesContext>
-          </DrawerFlowContext>
-        )}
-        {warmUpId !== undefined && (
-          <DrawerFlowContext value={flow}>
-            <LookalikesContext value={inView}>
-              <QuestionDrawer
-                id={warmUpId}
-                copies={null}
-                copy={1}
-                nextId={null}
-                onClose={noop}
-                onOpen={noop}
-                onWarm={() => setDrawerWarm(true)}
-              />
+              {drawerUsed && (
+                <QuestionDrawer
+                  id={openId ?? null}
+                  copies={open.copies}
+                  copy={open.copy}
+                  nextId={drawer.neighbourOfOpen(1)}
+                  onClose={drawer.close}
+                  onOpen={drawer.switchTo}
+                />
+              )}
+              {warmUpId !== undefined && (
+                <QuestionDrawer
+                  id={warmUpId}
+                  copies={null}
+                  copy={1}
+                  nextId={null}
+                  onClose={noop}
+                  onOpen={noop}
+                  onWarm={() => setDrawerWarm(true)}
+                />
+              )}
             </LookalikesContext>
           </DrawerFlowContext>
         )}
