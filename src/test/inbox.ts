@@ -1,4 +1,5 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
+import { expect } from 'vitest';
 import { mockControl } from './mock-api';
 import { type RenderAppOptions, renderApp } from './render';
 
@@ -20,6 +21,8 @@ export async function mockCall(id: string): Promise<MockCall> {
 /** The rows of the list, once it is on screen. */
 export async function listRows(): Promise<HTMLElement[]> {
   const list = await screen.findByRole('list', { name: 'Questions' });
+  // A short list's rows off screen come a moment after the first ones (question-list.tsx).
+  await waitFor(() => expect(list).not.toHaveAttribute('aria-busy'));
   return within(list).getAllByRole('listitem');
 }
 

@@ -3,8 +3,10 @@ import {
   memo,
   type ReactElement,
   type Ref,
+  type RefObject,
   use,
   useCallback,
+  useDeferredValue,
   useEffect,
   useImperativeHandle,
   useLayoutEffect,
@@ -89,6 +91,7 @@ function copyNumbers(questions: Question[]): Map<Question, number> | null {
 }
 
 const NO_IDS: ReadonlySet<string> = new Set();
+const NOTHING_YET: Question[] = [];
 
 function rowLink(list: HTMLElement | null, id: string): HTMLElement | null {
   return (
@@ -353,33 +356,75 @@ interface RowsProps {
   ref?: Ref<QuestionListHandle>;
 }
 
+/**
+ * The rows a render of a short list shows at once: those that can be on screen, and those already
+ * in the page (kept as they are, so a refreshed list does not rebuild them). The rest, off screen,
+ * follow in a deferred render, after the first paint (a keystroke's result shows that much sooner).
+ */
+function useShownRows(questions: Question[], first: number): Question[] {
+  const settled = useDeferredValue(questions, NOTHING_YET);
+  const settledIds = useMemo(() => new Set(settled.map((q) => q.id)), [settled]);
+  if (settled === questions || questions.length <= first) return questions;
+  return questions.filter((question, index) => index < first || settledIds.has(question.id));
+}
+
 function PlainList({ questions, renderRow, ref, compact }: RowsProps & { compact: boolean }) {
   const listRef = useRef<HTMLUListElement>(null);
-  useImperativeHandle(
-    ref,
-    () => ({
+  const shown = useShownRows(
+    questions,
+    firstRenderRows(ROW_HEIGHT_ESTIMATE[compact ? 'compact' : 'comfortable']),
+  );
+  const latest = useLatest(questions);
+  const whenRendered = useWhenRowRendered(listRef);
+  useImperativeHandle(ref, () => {
+    const listed = (id: string) => latest.current.some((q) => q.id === id);
+    return {
       focusRow(id) {
-        const link = rowLink(listRef.current, id);
-        if (link) focusLink(link);
-        return link !== null;
+        if (!listed(id)) return false;
+        whenRendered(id, focusLink);
+        return true;
       },
       cursor: focusedRowId,
       revealRow(id) {
-        const link = rowLink(listRef.current, id);
-        if (link) revealLink(link);
+        if (listed(id)) whenRendered(id, revealLink);
       },
-    }),
-    [],
-  );
+    };
+  }, [whenRendered]);
   return (
     <ul
       ref={listRef}
       className={`${classes.list} ${classes.plain}`}
       data-compact={compact || undefined}
       aria-label="Questions"
+      // Rows off screen still to come (a moment): assistive technology and tests wait for them.
+      aria-busy={shown.length < questions.length || undefined}
     >
-      {questions.map((question) => renderRow(question, 'li'))}
+      {shown.map((question) => renderRow(question, 'li'))}
     </ul>
+  );
+}
+
+/**
+ * Runs `act` on the row's link now, or once a deferred render has put it in the page (an
+ * off-screen row of a list that has just changed). A later call replaces a waiting one.
+ */
+function useWhenRowRendered(
+  listRef: RefObject<HTMLElement | null>,
+): (id: string, act: (link: HTMLElement) => void) => void {
+  const frame = useRef(0);
+  useEffect(() => () => cancelAnimationFrame(frame.current), []);
+  return useCallback(
+    (id, act) => {
+      cancelAnimationFrame(frame.current);
+      let frames = 0;
+      const attempt = () => {
+        const link = rowLink(listRef.current, id);
+        if (link) act(link);
+        else if (++frames < SETTLE_FRAMES) frame.current = requestAnimationFrame(attempt);
+      };
+      attempt();
+    },
+    [listRef],
   );
 }
 

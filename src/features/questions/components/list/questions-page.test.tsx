@@ -29,6 +29,34 @@ describe('the list', () => {
     await waitFor(() => expect(document.title).toBe(`(${pendingCount}) Expiring soon · Questions`));
   });
 
+  it('paints the rows that fit on screen first, the rest a moment later, and keeps rows a refresh leaves', async () => {
+    // The rows in the page at each change, from before the list arrives.
+    const seen: number[] = [];
+    const observer = new MutationObserver(() => {
+      seen.push(document.querySelectorAll('[data-question-id]').length);
+    });
+    observer.observe(document.body, { childList: true, subtree: true });
+    const { user } = renderApp();
+    const items = await listRows();
+    observer.disconnect();
+    const fit = Math.ceil(window.innerHeight / 100);
+    expect(items.length).toBeGreaterThan(fit);
+    // The first rows' commit held only a screenful; the list said it was busy until the rest came.
+    expect(seen.find((count) => count > 0)).toBe(fit);
+    expect(screen.getByRole('list', { name: 'Questions' })).not.toHaveAttribute('aria-busy');
+
+    // A refresh with one more question: the rows already in the page stay the same elements, the
+    // last one (off screen) included, instead of being taken out and built again.
+    const last = items.at(-1) as HTMLElement;
+    await mockControl('questions', {
+      question: 'Is the staging database safe to restart?',
+      expires_in_seconds: 60,
+    });
+    await refreshNow(user);
+    await waitFor(async () => expect(await listRows()).toHaveLength(items.length + 1));
+    expect(last.isConnected).toBe(true);
+  });
+
   it('keeps every filter in the URL and reads them back', async () => {
     const { user, router, advance } = renderApp();
     await listRows();
