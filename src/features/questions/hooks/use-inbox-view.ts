@@ -24,7 +24,12 @@ export function useInboxView(filters: InboxFilters, typedQuery: string, whenIdle
   // A poll that changes nothing keeps the same data (structural sharing): the page re-renders for
   // its fetching state, but the memoized list and rows do not.
   const listData = view.data;
-  const liveFilters = useMemo(() => ({ ...filters, q: typedQuery }), [filters, typedQuery]);
+  // By value: when the URL catches up with the typed text (200 ms later), nothing is filtered again.
+  const { status, tag, user, source, sort } = filters;
+  const liveFilters = useMemo(
+    () => ({ status, q: typedQuery, tag, user, source, sort }),
+    [status, typedQuery, tag, user, source, sort],
+  );
   const visible = useMemo(
     () => (listData ? applyFilters(listData.questions, liveFilters) : []),
     [listData, liveFilters],
