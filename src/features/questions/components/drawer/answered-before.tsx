@@ -4,6 +4,7 @@ import { useId, useMemo } from 'react';
 import { TimeAgo } from '@/components/time-ago';
 import { useRuntimeConfig } from '@/config/runtime-config';
 import { useSession } from '@/lib/session-store';
+import { usePainted } from '@/lib/use-painted';
 import { useQuestionQueries } from '../../api/queries';
 import type { Question } from '../../api/schemas';
 import { answeredBefore, type EarlierAnswer } from '../../utils/answered-before';
@@ -13,35 +14,46 @@ import classes from './question-detail.module.css';
 const NONE: Question[] = [];
 
 /**
+ * The lists joined, once for all drawers: the same array while none of them changes, so what is
+ * worked out from it per list (answeredBefore's index) is kept from one question to the next.
+ */
+const joins = new WeakMap<Question[], { parts: [Question[], Question[]]; joined: Question[] }>();
+function joinLists(all: Question[], resolved: Question[], superseded: Question[]): Question[] {
+  if (resolved === NONE && superseded === NONE) return all;
+  const last = joins.get(all);
+  if (last?.parts[0] === resolved && last.parts[1] === superseded) return last.joined;
+  const joined = [...all, ...resolved, ...superseded];
+  joins.set(all, { parts: [resolved, superseded], joined });
+  return joined;
+}
+
+/**
  * The questions the inbox already holds, answered ones included: the unfiltered list the page
  * polls anyway (this only reads it: no request of its own). When that list is cut at the API's
- * limit, the Resolved and Superseded lists are asked for, at most once per poll interval.
+ * limit, the Resolved and Superseded lists are asked for, at most once per poll interval, once
+ * the question has painted: reading thousands of records must not hold up its first paint.
  */
 export function useKnownQuestions(): Question[] {
   const queries = useQuestionQueries();
   const { pollIntervalMs } = useRuntimeConfig();
   const active = useSession().state === 'active';
+  const painted = usePainted();
   const all = useQuery({ ...queries.list('all'), enabled: false });
   const cut = active && all.data?.truncated === true;
   const resolved = useQuery({
     ...queries.list('resolved'),
-    enabled: cut,
+    enabled: cut && painted,
     staleTime: pollIntervalMs,
   });
   const superseded = useQuery({
     ...queries.list('superseded'),
-    enabled: cut,
+    enabled: cut && painted,
     staleTime: pollIntervalMs,
   });
-  const allQuestions = all.data?.questions ?? NONE;
-  const resolvedQuestions = cut ? (resolved.data?.questions ?? NONE) : NONE;
-  const supersededQuestions = cut ? (superseded.data?.questions ?? NONE) : NONE;
-  return useMemo(
-    () =>
-      resolvedQuestions === NONE && supersededQuestions === NONE
-        ? allQuestions
-        : [...allQuestions, ...resolvedQuestions, ...supersededQuestions],
-    [allQuestions, resolvedQuestions, supersededQuestions],
+  return joinLists(
+    all.data?.questions ?? NONE,
+    cut ? (resolved.data?.questions ?? NONE) : NONE,
+    cut ? (superseded.data?.questions ?? NONE) : NONE,
   );
 }
 

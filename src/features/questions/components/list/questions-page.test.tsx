@@ -257,4 +257,30 @@ describe('more than the API returns', () => {
     // 500 rows are virtualized: which of them are in the page needs a layout engine (e2e/inbox.spec.ts).
     expect(screen.getByRole('list', { name: 'Questions' })).toBeInTheDocument();
   }, 20_000);
+
+  it('finds answers given before in the Resolved list when the unfiltered list is cut', async () => {
+    getMockApi({ seed: 'empty' });
+    const ask = {
+      question: 'May the agent rotate the staging API keys tonight?',
+      expires_in_seconds: 3600,
+    };
+    const earlier = (await mockControl('questions', ask)) as { call: { id: string } };
+    await mockControl(`questions/${earlier.call.id}/resolve`, { answer: 'Yes, after 22:00' });
+    await mockControl('clock', { advanceMs: 60_000 });
+    // 500 newer questions: the unfiltered list (newest first, at most 500) leaves the earlier out.
+    for (let i = 0; i < 500; i++) {
+      await mockControl('questions', { question: `Load question ${i}?`, expires_in_seconds: 3600 });
+    }
+    const again = (await mockControl('questions', ask)) as { call: { id: string } };
+    expect(again.call.id).not.toBe(earlier.call.id);
+    renderApp({ route: `/questions/${again.call.id}` });
+    // Hundreds of rows to read first: longer than the usual wait on a loaded machine.
+    const dialog = await screen.findByRole('dialog', { name: 'Question' }, { timeout: 5000 });
+    const before = await within(dialog).findByRole(
+      'region',
+      { name: 'Answered before' },
+      { timeout: 5000 },
+    );
+    expect(before).toHaveTextContent('Yes, after 22:00');
+  }, 20_000);
 });
