@@ -1,5 +1,11 @@
 import AxeBuilder from '@axe-core/playwright';
-import { type APIRequestContext, test as base, expect, type Page } from '@playwright/test';
+import {
+  type APIRequestContext,
+  test as base,
+  expect,
+  type Locator,
+  type Page,
+} from '@playwright/test';
 
 /** The mock backend's control surface, scoped to this test's own tenant (its own store, clock and faults). */
 export class MockControl {
@@ -117,4 +123,16 @@ export async function expectNoA11yViolations(page: Page, include?: string) {
         .join(' | ')})`,
   );
   expect(summary).toEqual([]);
+}
+
+/** Wide enough for its longest choice: nothing cut short with an ellipsis. */
+export async function expectWholeChoices(select: Locator) {
+  const widths = await select.evaluate((element: HTMLSelectElement) => {
+    const shown = element.getBoundingClientRect().width;
+    element.style.width = 'max-content';
+    const needed = element.getBoundingClientRect().width;
+    element.style.removeProperty('width');
+    return { shown, needed };
+  });
+  expect(widths.needed).toBeLessThanOrEqual(widths.shown + 0.5);
 }

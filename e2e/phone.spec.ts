@@ -1,6 +1,14 @@
 import type { Locator, Page } from '@playwright/test';
 import { demoIds } from '../mock/seed';
-import { drawer, expect, expectNoA11yViolations, row, snapshot, test } from './fixtures';
+import {
+  drawer,
+  expect,
+  expectNoA11yViolations,
+  expectWholeChoices,
+  row,
+  snapshot,
+  test,
+} from './fixtures';
 
 const WIDTH = 375;
 test.use({ viewport: { width: WIDTH, height: 780 }, hasTouch: true, isMobile: true });
@@ -61,6 +69,10 @@ test('on a 375 px phone every status tab is reachable and in view, the refresh l
     true,
   );
   await expect(page.locator('kbd', { hasText: '/' })).toBeHidden();
+  // The pickers, two to a line, show their whole choices (the sort one was cut short).
+  for (const name of ['Source', 'Sort']) {
+    await expectWholeChoices(page.getByRole('combobox', { name }));
+  }
   await snapshot(page, 'phone-list');
   await expectNoA11yViolations(page);
 });

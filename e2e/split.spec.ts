@@ -1,6 +1,14 @@
 import type { Page } from '@playwright/test';
 import { demoIds } from '../mock/seed';
-import { drawer, expect, expectNoA11yViolations, row, snapshot, test } from './fixtures';
+import {
+  drawer,
+  expect,
+  expectNoA11yViolations,
+  expectWholeChoices,
+  row,
+  snapshot,
+  test,
+} from './fixtures';
 
 /** The order of the Pending list (soonest expiry first), as shown. */
 const rowIds = (page: Page) =>
@@ -85,6 +93,24 @@ test('split view at 1440 px: the list stays usable beside the open question, and
   await pane.getByRole('button', { name: 'Close question' }).click();
   await expect(page).toHaveURL(/\/questions$/);
   await expect(pane).toBeHidden();
+});
+
+test('at 1280 px, the narrowest split view, the pickers beside the question show their whole choices', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('questions');
+  await row(page, demoIds.pendingSoonest).getByRole('link').click();
+  await expect(drawer(page)).toHaveAttribute('aria-modal', 'false');
+  await expectWholeChoices(page.getByRole('combobox', { name: 'Sort' }));
+  await expectWholeChoices(page.getByRole('combobox', { name: 'Source' }));
+  // Still one line of pickers below the search box.
+  const tops = await Promise.all(
+    ['Source', 'Tag', 'User', 'Sort'].map(async (name) =>
+      Math.round((await page.getByRole('combobox', { name }).boundingBox())?.y ?? -1),
+    ),
+  );
+  expect(new Set(tops).size).toBe(1);
 });
 
 test('below 1280 px the question opens over the list, as a modal drawer', async ({ page }) => {
