@@ -1,10 +1,18 @@
 import { createContext, use, useMemo } from 'react';
 import type { Question } from '../api/schemas';
-import { groupLookalikes, type Lookalikes } from '../utils/lookalikes';
+import { type Lookalikes, lookalikeGroups, narrowLookalikes } from '../utils/lookalikes';
 
-/** The view's rows with pending look-alikes grouped, and the ids j/k step through. */
-export function useLookalikes(visible: Question[]): Lookalikes & { rowIds: string[] } {
-  const lookalikes = useMemo(() => groupLookalikes(visible), [visible]);
+/**
+ * The view's rows with pending look-alikes grouped, and the ids j/k step through. `visible` is
+ * taken from `whole` (the view's list before search and filters): that is grouped when it arrives,
+ * and each search or filter keeps what is shown of its groups.
+ */
+export function useLookalikes(
+  visible: Question[],
+  whole: readonly Question[],
+): Lookalikes & { rowIds: string[] } {
+  const wholeGroups = useMemo(() => lookalikeGroups(whole), [whole]);
+  const lookalikes = useMemo(() => narrowLookalikes(wholeGroups, visible), [wholeGroups, visible]);
   const rowIds = useMemo(() => lookalikes.rows.map((q) => q.id), [lookalikes]);
   return { ...lookalikes, rowIds };
 }

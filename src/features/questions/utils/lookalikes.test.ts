@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { type Question, type QuestionOrigin, REFLEXIO_ORIGIN } from '../api/schemas';
 import { answeredBefore } from './answered-before';
-import { groupLookalikes, lookalikeKey, normalizeQuestionText } from './lookalikes';
+import {
+  groupLookalikes,
+  lookalikeGroups,
+  lookalikeKey,
+  narrowLookalikes,
+  normalizeQuestionText,
+} from './lookalikes';
 
 const now = Date.UTC(2026, 0, 1);
 const VERTESIA: QuestionOrigin = { id: 'vertesia', kind: 'vertesia', label: 'Vertesia' };
@@ -127,6 +133,52 @@ describe('groupLookalikes', () => {
     const list = [question({ id: 'dup' }), question({ id: 'dup' })];
     expect(groupLookalikes(list).groups.size).toBe(0);
     expect(groupLookalikes(list).rows).toHaveLength(2);
+  });
+});
+
+describe('narrowLookalikes', () => {
+  const list = [
+    question({ id: 'other', dedupKey: 'dedup-9' }),
+    question({ id: 'b', createdAt: now + 2, tags: ['x'] }),
+    question({ id: 'solo', scopeHash: null, dedupKey: null }),
+    question({ id: 'a', createdAt: now + 1 }),
+    question({ id: 'c', createdAt: now + 3, tags: ['x'] }),
+    question({ id: 'd', createdAt: now + 4, tags: ['x'] }),
+    question({ id: 'v1', source: VERTESIA, scopeHash: null, dedupKey: null, asker: 'agent' }),
+    question({ id: 'v2', source: VERTESIA, scopeHash: null, dedupKey: null, asker: 'agent' }),
+    question({ id: 'r', status: 'resolved', result: { answer: 'no' } }),
+    question({ id: 'dup', dedupKey: 'dedup-7' }),
+    question({ id: 'dup', dedupKey: 'dedup-7' }),
+  ];
+  const groups = lookalikeGroups(list);
+  const picks: Record<string, (q: Question) => boolean> = {
+    everything: () => true,
+    nothing: () => false,
+    'a tag': (q) => q.tags.includes('x'),
+    'one of each group': (q) => ['a', 'v2', 'other', 'dup'].includes(q.id),
+    'the newest first': () => true,
+  };
+  for (const [name, pick] of Object.entries(picks)) {
+    it(`shows what grouping the shown questions anew would: ${name}`, () => {
+      const shown = list.filter(pick);
+      if (name === 'the newest first') shown.reverse();
+      const narrowed = narrowLookalikes(groups, shown);
+      const anew = groupLookalikes(shown);
+      expect(ids(narrowed.rows)).toEqual(ids(anew.rows));
+      // By lead: the map's order is not used (look-ups only).
+      const byLead = (map: ReadonlyMap<string, Question[]>) =>
+        [...map].map(([lead, members]) => [lead, ids(members)]).sort();
+      expect(byLead(narrowed.groups)).toEqual(byLead(anew.groups));
+      expect([...narrowed.leadOf].sort()).toEqual([...anew.leadOf].sort());
+    });
+  }
+
+  it("leaves the whole list's groups as they were", () => {
+    narrowLookalikes(
+      groups,
+      list.filter((q) => q.id !== 'a'),
+    );
+    expect(ids(groups.get('a') ?? [])).toEqual(['a', 'b', 'c', 'd']);
   });
 });
 

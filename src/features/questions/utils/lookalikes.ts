@@ -43,14 +43,49 @@ export interface Lookalikes {
  * Closed questions are never grouped: each is its own record of what happened.
  */
 export function groupLookalikes(questions: readonly Question[]): Lookalikes {
+  return fromMembers(questions, membersByKey(questions));
+}
+
+/** The look-alike groups only (a group's first ask's id to its members), for narrowLookalikes. */
+export function lookalikeGroups(questions: readonly Question[]): ReadonlyMap<string, Question[]> {
+  return fromMembers([], membersByKey(questions)).groups;
+}
+
+/**
+ * `groupLookalikes(shown)` for questions `shown` taken from the list the groups were made from (a
+ * search or filter of it), without working out every question's key again: each group keeps the
+ * members that are shown. A keystroke on a long list costs a look-up per row, not a normalized
+ * text per question (about 10 µs each: a tenth of a second at 10,000).
+ */
+export function narrowLookalikes(
+  groups: ReadonlyMap<string, Question[]>,
+  shown: readonly Question[],
+): Lookalikes {
+  if (groups.size === 0) return { rows: shown.slice(), groups, leadOf: new Map() };
+  const inView = new Set(shown);
+  return fromMembers(
+    shown,
+    Array.from(groups.values(), (members) => members.filter((m) => inView.has(m))),
+  );
+}
+
+function membersByKey(questions: readonly Question[]): Iterable<Question[]> {
   const byKey = new Map<string, Question[]>();
   for (const question of questions) {
     const key = question.status === 'pending' ? lookalikeKey(question) : null;
     if (key !== null) byKey.set(key, [...(byKey.get(key) ?? []), question]);
   }
+  return byKey.values();
+}
+
+/** The groups of two asks or more among `memberLists`, and the rows of `questions` with them. */
+function fromMembers(
+  questions: readonly Question[],
+  memberLists: Iterable<Question[]>,
+): Lookalikes {
   const groups = new Map<string, Question[]>();
   const leadOf = new Map<string, string>();
-  for (const members of byKey.values()) {
+  for (const members of memberLists) {
     // The same id twice (a faulty server) is one ask, not two.
     if (new Set(members.map((m) => m.id)).size < 2) continue;
     members.sort(compareAsked);

@@ -66,7 +66,7 @@ export function QuestionsPage() {
   const openId = questionIdFromPath(useLocation().pathname);
   const open = useOpenCopies(openId, visible);
   // Pending look-alikes are one row each; j/k, "answer and next" and focus go by rows.
-  const lookalikes = useLookalikes(visible);
+  const lookalikes = useLookalikes(visible, view.data?.questions ?? visible);
   const visibleIds = lookalikes.rowIds;
   const draftIds = useDraftIds();
   const { newIds, markAllSeen } = useNewArrivals(pending.data?.questions, openId);
