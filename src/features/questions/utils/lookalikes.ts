@@ -43,63 +43,55 @@ export interface Lookalikes {
  * Closed questions are never grouped: each is its own record of what happened.
  */
 export function groupLookalikes(questions: readonly Question[]): Lookalikes {
-  return fromMembers(questions, membersByKey(questions));
+  return narrowLookalikes(lookalikeGroups(questions), questions);
 }
 
-/** The look-alike groups only (a group's first ask's id to its members), for narrowLookalikes. */
+/** The look-alike groups of a list: each group's first (oldest) ask's id to its members. */
 export function lookalikeGroups(questions: readonly Question[]): ReadonlyMap<string, Question[]> {
-  return fromMembers([], membersByKey(questions)).groups;
-}
-
-/**
- * `groupLookalikes(shown)` for questions `shown` taken from the list the groups were made from (a
- * search or filter of it), without working out every question's key again: each group keeps the
- * members that are shown. A keystroke on a long list costs a look-up per row, not a normalized
- * text per question (about 10 µs each: a tenth of a second at 10,000).
- */
-export function narrowLookalikes(
-  groups: ReadonlyMap<string, Question[]>,
-  shown: readonly Question[],
-): Lookalikes {
-  if (groups.size === 0) return { rows: shown.slice(), groups, leadOf: new Map() };
-  const inView = new Set(shown);
-  return fromMembers(
-    shown,
-    Array.from(groups.values(), (members) => members.filter((m) => inView.has(m))),
-  );
-}
-
-function membersByKey(questions: readonly Question[]): Iterable<Question[]> {
   const byKey = new Map<string, Question[]>();
   for (const question of questions) {
     const key = question.status === 'pending' ? lookalikeKey(question) : null;
     if (key !== null) byKey.set(key, [...(byKey.get(key) ?? []), question]);
   }
-  return byKey.values();
+  return groupsOf(byKey.values());
 }
 
-/** The groups of two asks or more among `memberLists`, and the rows of `questions` with them. */
-function fromMembers(
-  questions: readonly Question[],
-  memberLists: Iterable<Question[]>,
+/**
+ * The rows of `shown`, questions taken from the list `groups` were made from (all of it, or a
+ * search or filter of it), with each group keeping the members that are shown. A keystroke on a
+ * long list costs a look-up per row, not a normalized text per question (about 10 µs each: a
+ * tenth of a second at 10,000).
+ */
+export function narrowLookalikes(
+  groups: ReadonlyMap<string, Question[]>,
+  shown: readonly Question[],
 ): Lookalikes {
-  const groups = new Map<string, Question[]>();
-  const leadOf = new Map<string, string>();
-  for (const members of memberLists) {
-    // The same id twice (a faulty server) is one ask, not two.
-    if (new Set(members.map((m) => m.id)).size < 2) continue;
-    members.sort(compareAsked);
-    const lead = (members[0] as Question).id;
-    groups.set(lead, members);
-    for (const member of members) leadOf.set(member.id, lead);
+  let kept = groups;
+  if (groups.size > 0) {
+    const inView = new Set(shown);
+    kept = groupsOf(Array.from(groups.values(), (members) => members.filter((m) => inView.has(m))));
   }
+  const leadOf = new Map<string, string>();
+  for (const [lead, members] of kept) for (const member of members) leadOf.set(member.id, lead);
   const placed = new Set<string>();
-  const rows = questions.flatMap((question) => {
+  const rows = shown.flatMap((question) => {
     const lead = question.status === 'pending' ? leadOf.get(question.id) : undefined;
     if (lead === undefined) return [question];
     if (placed.has(lead)) return [];
     placed.add(lead);
-    return (groups.get(lead) as Question[]).slice(0, 1);
+    return (kept.get(lead) as Question[]).slice(0, 1);
   });
-  return { rows, groups, leadOf };
+  return { rows, groups: kept, leadOf };
+}
+
+/** Groups of two asks or more, oldest first, by their oldest ask's id. */
+function groupsOf(memberLists: Iterable<Question[]>): ReadonlyMap<string, Question[]> {
+  const groups = new Map<string, Question[]>();
+  for (const members of memberLists) {
+    // The same id twice (a faulty server) is one ask, not two.
+    if (new Set(members.map((m) => m.id)).size < 2) continue;
+    members.sort(compareAsked);
+    groups.set((members[0] as Question).id, members);
+  }
+  return groups;
 }
