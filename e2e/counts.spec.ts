@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { demoIds } from '../mock/seed';
-import { expect, row, test } from './fixtures';
+import { expect, expectListComplete, row, test } from './fixtures';
 
 const statusFilter = (page: Page) => page.getByRole('radiogroup', { name: 'Status' });
 const rowIds = (page: Page) =>
@@ -65,6 +65,7 @@ test('counts say "2 of 20" under a filter; Resolved is sorted by when each was r
     'data-urgency',
     'danger',
   );
+  await expectListComplete(page);
   const levels = await page
     .locator('[data-question-id] [data-urgency]')
     .evaluateAll((spans) =>

@@ -125,6 +125,16 @@ export async function expectNoA11yViolations(page: Page, include?: string) {
   expect(summary).toEqual([]);
 }
 
+/**
+ * Every row of a short list is in the page: its rows below the window come a moment after the
+ * first screenful (the list is aria-busy until then). Wait for this before reading all rows.
+ */
+export async function expectListComplete(page: Page) {
+  const list = page.getByRole('list', { name: 'Questions' });
+  await expect(list.locator('[data-question-id]').first()).toBeVisible();
+  await expect(list).not.toHaveAttribute('aria-busy', 'true');
+}
+
 /** Wide enough for its longest choice: nothing cut short with an ellipsis. */
 export async function expectWholeChoices(select: Locator) {
   const widths = await select.evaluate((element: HTMLSelectElement) => {

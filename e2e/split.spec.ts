@@ -3,6 +3,7 @@ import { demoIds } from '../mock/seed';
 import {
   drawer,
   expect,
+  expectListComplete,
   expectNoA11yViolations,
   expectWholeChoices,
   row,
@@ -37,6 +38,7 @@ test('split view at 1440 px: the list stays usable beside the open question, and
 }) => {
   await page.goto('questions');
   await expect(row(page, demoIds.pendingSoonest)).toBeVisible();
+  await expectListComplete(page);
   const ids = await rowIds(page);
   const second = ids[1] as string;
   const third = ids[2] as string;
