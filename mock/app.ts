@@ -1,8 +1,7 @@
 import { type Context, Hono, type Next } from 'hono';
-import { getCookie } from 'hono/cookie';
 import { z } from 'zod';
 import { readTextWithin } from './body';
-import { type Clock, systemClock } from './clock';
+import { advancedOffset, type Clock, systemClock } from './clock';
 import {
   corruptResponse,
   createFaultQueue,
@@ -26,6 +25,13 @@ import {
   type Outcome,
   type PendingToolCallRecord,
 } from './store';
+import {
+  clockSchema,
+  controlKeyGate,
+  DEFAULT_MAX_TENANTS,
+  DEFAULT_TENANT,
+  tenantName,
+} from './tenancy';
 import {
   decodeBody,
   type RawBody,
@@ -59,6 +65,8 @@ export interface MockBackend {
   /** A tenant's questions and clock, for a host that keeps them between runs (the static demo). */
   snapshot(tenant?: string): MockSnapshot;
   restore(snapshot: MockSnapshot, tenant?: string): void;
+  /** Tenants kept now (bounded by `maxTenants`). */
+  tenantCount(): number;
   close(): void;
 }
 
@@ -67,10 +75,12 @@ export interface MockSnapshot {
   clockOffsetMs: number;
 }
 
-export const DEFAULT_TENANT = 'default';
-export const TENANT_HEADER = 'x-mock-tenant';
-export const TENANT_COOKIE = 'mock_tenant';
-export const DEFAULT_MAX_TENANTS = 100;
+export {
+  DEFAULT_MAX_TENANTS,
+  DEFAULT_TENANT,
+  TENANT_COOKIE,
+  TENANT_HEADER,
+} from './tenancy';
 
 interface Tenant {
   name: string;
@@ -192,8 +202,6 @@ const controlNotApplicableSchema = z.object({ valid_for_seconds: validForSchema 
 
 const resetSchema = z.object({ seed: z.enum(['demo', 'empty']).optional() }).strict();
 
-const clockSchema = z.object({ advanceMs: z.number().finite() }).strict();
-
 export function createMockBackend(options: MockOptions = {}): MockBackend {
   const clock = options.clock ?? systemClock;
   const apiKey = options.apiKey ?? null;
@@ -239,9 +247,7 @@ export function createMockBackend(options: MockOptions = {}): MockBackend {
   }
 
   function tenantOf(c: MockContext): Tenant {
-    const fromHeader = c.req.header(TENANT_HEADER)?.trim();
-    const fromCookie = getCookie(c, TENANT_COOKIE)?.trim();
-    return tenantNamed(fromHeader || fromCookie || DEFAULT_TENANT);
+    return tenantNamed(tenantName(c));
   }
 
   function sweep(name?: string): number {
@@ -294,9 +300,11 @@ export function createMockBackend(options: MockOptions = {}): MockBackend {
 
   // ---- API gate: faults, then what the real deployment checks before routing. ----
   app.use('/api/*', async (c: MockContext, next: Next) => {
-    const tenant = tenantOf(c);
-    c.set('tenant', tenant);
-    const fault = tenant.faults.take(c.req.method, new URL(c.req.url).pathname);
+    // Faults stand for what is in front of the API, so they come before its key is checked; but
+    // only a tenant that exists can have one: a refused request makes no tenant.
+    const fault = tenants
+      .get(tenantName(c))
+      ?.faults.take(c.req.method, new URL(c.req.url).pathname);
     if (baseLatencyMs > 0) await delay(baseLatencyMs * (0.66 + Math.random() * 0.67));
     if (fault?.latencyMs) await delay(fault.latencyMs);
     if (fault) {
@@ -324,6 +332,8 @@ export function createMockBackend(options: MockOptions = {}): MockBackend {
       if (match[1] !== apiKey) return detail(401, 'Invalid API key');
     }
 
+    const tenant = tenantOf(c);
+    c.set('tenant', tenant);
     await next();
     // The server's own clock, as a real Reflexio's Date header is (the tenant's clock may be shifted).
     c.res.headers.set('date', new Date(tenant.now()).toUTCString());
@@ -419,20 +429,9 @@ export function createMockBackend(options: MockOptions = {}): MockBackend {
   );
 
   // ---- Control surface (never faulted; behind controlKey when one is set). ----
+  const controlGate = controlKeyGate(controlKey, (message) => detail(401, message));
   app.use('/__mock/*', controlGate);
   app.use('/__mock', controlGate);
-
-  async function controlGate(c: MockContext, next: Next) {
-    // The stand-in sign-in page is where a browser lands, not a control route.
-    if (controlKey === null || c.req.path === '/__mock/sign-in') return next();
-    const match = /^bearer\s+(.+)$/i.exec((c.req.header('authorization') ?? '').trim());
-    if (match?.[1] !== controlKey) {
-      return detail(401, 'The mock’s control routes need Authorization: Bearer <MOCK_API_KEY>', {
-        'www-authenticate': 'Bearer',
-      });
-    }
-    return next();
-  }
 
   async function controlBody<T>(
     c: MockContext,
@@ -581,7 +580,11 @@ export function createMockBackend(options: MockOptions = {}): MockBackend {
     const body = await controlBody(c, clockSchema);
     if (!body.ok) return body.response;
     const tenant = tenantOf(c);
-    tenant.offsetMs += body.value.advanceMs;
+    const offset = advancedOffset(tenant.offsetMs, body.value.advanceMs);
+    if (offset === null) {
+      return detail(400, 'advanceMs would put the clock more than ten years off: reset it first');
+    }
+    tenant.offsetMs = offset;
     const now = tenant.now();
     return json({ now: new Date(now).toISOString(), nowMs: now, clockOffsetMs: tenant.offsetMs });
   });
@@ -630,6 +633,7 @@ export function createMockBackend(options: MockOptions = {}): MockBackend {
       tenant.offsetMs = snapshot.clockOffsetMs;
       tenant.store.replaceAll(snapshot.calls.map(fromRecord));
     },
+    tenantCount: () => tenants.size,
     close() {
       if (sweepTimer !== null) clearInterval(sweepTimer);
       sweepTimer = null;

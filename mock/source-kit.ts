@@ -1,8 +1,6 @@
 import type { Context, Env, Hono } from 'hono';
-import { getCookie } from 'hono/cookie';
 import { z } from 'zod';
-import { DEFAULT_TENANT, TENANT_COOKIE, TENANT_HEADER } from './app';
-import type { Clock } from './clock';
+import { advancedOffset, type Clock } from './clock';
 import {
   createFaultQueue,
   type Fault,
@@ -11,6 +9,7 @@ import {
   malformedFaultResponse,
   redirectFaultResponse,
 } from './faults';
+import { clockSchema, DEFAULT_MAX_TENANTS, DEFAULT_TENANT, tenantName } from './tenancy';
 
 /**
  * What the Vertesia and Bilby mocks share with each other and with the Reflexio mock: tenants
@@ -70,6 +69,8 @@ export interface Tenant<S> {
 
 export interface TenantRegistry<S> {
   of(c: Context): Tenant<S>;
+  /** The request's tenant if it exists already; never makes one (for requests not yet let in). */
+  peek(c: Context): Tenant<S> | undefined;
   named(name: string): Tenant<S>;
   reset(tenant: Tenant<S>, seed: SeedName): void;
   all(): Tenant<S>[];
@@ -80,8 +81,11 @@ export function createTenantRegistry<S>(options: {
   defaultSeed: SeedName;
   /** Fresh state for a tenant, seeded as of `now`. */
   build: (seed: SeedName, now: () => number) => S;
+  /** Tenants kept at most; the one used least recently goes first (default 100). */
+  maxTenants?: number;
 }): TenantRegistry<S> {
   const tenants = new Map<string, Tenant<S>>();
+  const maxTenants = Math.max(1, options.maxTenants ?? DEFAULT_MAX_TENANTS);
 
   function reset(tenant: Tenant<S>, seed: SeedName): void {
     tenant.offsetMs = 0;
@@ -91,7 +95,16 @@ export function createTenantRegistry<S>(options: {
 
   function named(name: string): Tenant<S> {
     const existing = tenants.get(name);
-    if (existing) return existing;
+    if (existing) {
+      // Map order is the order of last use: the first entry is the one to evict.
+      tenants.delete(name);
+      tenants.set(name, existing);
+      return existing;
+    }
+    for (const oldest of tenants.keys()) {
+      if (tenants.size < maxTenants) break;
+      if (oldest !== DEFAULT_TENANT) tenants.delete(oldest);
+    }
     const tenant = {
       name,
       offsetMs: 0,
@@ -106,11 +119,8 @@ export function createTenantRegistry<S>(options: {
   return {
     named,
     reset,
-    of(c) {
-      const fromHeader = c.req.header(TENANT_HEADER)?.trim();
-      const fromCookie = getCookie(c, TENANT_COOKIE)?.trim();
-      return named(fromHeader || fromCookie || DEFAULT_TENANT);
-    },
+    of: (c) => named(tenantName(c)),
+    peek: (c) => tenants.get(tenantName(c)),
     all: () => [...tenants.values()],
   };
 }
@@ -260,8 +270,6 @@ export function describeIssues(issues: z.core.$ZodIssue[]): string {
     .join('; ');
 }
 
-export const clockSchema = z.object({ advanceMs: z.number().finite() }).strict();
-
 /**
  * The control routes every source mock has alike: `POST /__mock/clock {advanceMs}` moves the
  * tenant's clock; `POST /__mock/faults` queues a fault, `DELETE /__mock/faults` clears them. A bad
@@ -281,7 +289,14 @@ export function mountClockAndFaults<E extends Env, S>(
     const body = await controlBody(c, clockSchema);
     if (!body.ok) return controlError(400, body.message);
     const tenant = tenants.of(c);
-    tenant.offsetMs += body.value.advanceMs;
+    const offset = advancedOffset(tenant.offsetMs, body.value.advanceMs);
+    if (offset === null) {
+      return controlError(
+        400,
+        'advanceMs would put the clock more than ten years off: reset it first',
+      );
+    }
+    tenant.offsetMs = offset;
     return json({ nowMs: tenant.now(), clockOffsetMs: tenant.offsetMs });
   });
 

@@ -10,11 +10,20 @@ import {
   type Guard,
   hostGuard,
   isWrite,
+  refusal,
   runGuards,
 } from './guards';
 import { mountHealth } from './health';
 import { servePrecompressed } from './precompressed';
-import { createUpstreamProxy, type ProxyLog, type Upstream } from './proxy';
+import {
+  createUpstreamProxy,
+  hardenApiResponse,
+  MOCK_REQUEST_HEADERS,
+  type ProxyLog,
+  pickHeaders,
+  type Upstream,
+} from './proxy';
+import { unsafePathReason } from './safe-path';
 
 export type { Upstream } from './proxy';
 
@@ -136,34 +145,48 @@ export function createPortalApp(options: PortalOptions): Hono {
 
   const forward = async (c: Context, innerPath: string, target: Target) => {
     const request = c.req.raw;
+    const unsafe = unsafePathReason(new URL(request.url).pathname);
+    if (unsafe) {
+      return refused(
+        c,
+        innerPath,
+        hardenApiResponse(
+          refusal(400, `Path refused: ${unsafe}. The portal only asks for plain paths.`),
+        ),
+      );
+    }
     const guarded = runGuards(
       !target.forward && target.targetPath === '/__mock/sign-in' ? signInGuards : guards,
       request,
     );
-    if (guarded) return refused(c, innerPath, guarded);
+    if (guarded) return refused(c, innerPath, hardenApiResponse(guarded));
     const read = isWrite(request.method)
       ? await readBodyWithin(request, maxBodyBytes)
       : { ok: true as const, body: null };
-    if (!read.ok) return refused(c, innerPath, read.response);
+    if (!read.ok) return refused(c, innerPath, hardenApiResponse(read.response));
 
+    const incoming = (
+      c.env as
+        | { incoming?: { socket?: { remoteAddress?: string; encrypted?: boolean } } }
+        | undefined
+    )?.incoming;
     if (target.forward) {
-      const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)
-        ?.incoming;
       return target.forward({
         request,
         innerPath: target.targetPath,
         shownPath: innerPath,
         body: read.body,
         clientIp: incoming?.socket?.remoteAddress,
+        clientProto: incoming?.socket?.encrypted ? 'https' : 'http',
       });
     }
-    if (!target.mock) return c.json({ detail: 'Not Found' }, 404);
+    if (!target.mock) return hardenApiResponse(c.json({ detail: 'Not Found' }, 404));
     const url = new URL(request.url);
     url.pathname = target.targetPath;
-    const headers = new Headers(request.headers);
-    headers.delete('transfer-encoding');
+    const headers = pickHeaders(request.headers, MOCK_REQUEST_HEADERS);
     if (read.body) headers.set('content-length', String(read.body.byteLength));
-    return target.mock.fetch(
+    else headers.delete('content-length');
+    const answer = await target.mock.fetch(
       new Request(url, {
         method: request.method,
         headers,
@@ -172,6 +195,9 @@ export function createPortalApp(options: PortalOptions): Hono {
       }),
       c.env,
     );
+    return target.targetPath === '/__mock/sign-in'
+      ? signInPageHeaders(answer)
+      : hardenApiResponse(answer);
   };
 
   // The sources this server serves, unless the operator's config.json names its own.
@@ -267,7 +293,7 @@ export function createPortalApp(options: PortalOptions): Hono {
   // Source maps hold every source file: served only when asked for (SOURCE_MAPS=1).
   if (!options.sourceMaps) {
     app.get('*', async (c, next) =>
-      new URL(c.req.url).pathname.endsWith('.map') ? notFound(c) : next(),
+      decodesToSourceMap(new URL(c.req.url).pathname) ? notFound(c) : next(),
     );
   }
 
@@ -320,4 +346,39 @@ export function withSources(config: unknown, sources: ConfigSource[]): unknown {
         : source,
     ),
   };
+}
+
+/**
+ * The mock's stand-in sign-in page is the one page an API path serves as HTML (a browser lands
+ * on it): it runs no script, loads nothing, posts only to itself and is never framed.
+ */
+function signInPageHeaders(response: Response): Response {
+  const headers = new Headers(response.headers);
+  for (const name of [...headers.keys()]) {
+    if (name.startsWith('access-control-')) headers.delete(name);
+  }
+  headers.set(
+    'content-security-policy',
+    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+  );
+  headers.set('x-content-type-options', 'nosniff');
+  return new Response(response.body, { status: response.status, headers });
+}
+
+/** Whether a request path names a `.map` file, however it is percent-encoded (`.%6dap`, `%2emap`). */
+export function decodesToSourceMap(pathname: string): boolean {
+  let current = pathname;
+  for (let round = 0; round < 4; round++) {
+    if (/\.map\/*$/i.test(current)) return true;
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(current);
+    } catch {
+      // Not a name any file has: let the static server answer its 404.
+      return /\.map/i.test(current);
+    }
+    if (decoded === current) return false;
+    current = decoded;
+  }
+  return true;
 }

@@ -11,6 +11,8 @@ export interface Upstream {
   apiKey?: string;
   /** How long to wait for the upstream's answer before a 504 (default 30 s). */
   timeoutMs?: number;
+  /** Largest answer passed on, once decompressed (default 64 MiB). */
+  maxResponseBytes?: number;
   /** The system's name in plain-words errors (default `Reflexio`). */
   name?: string;
 }
@@ -63,8 +65,53 @@ export function upstreamTarget(base: URL, innerPath: string, search: string): UR
   return new URL(`${base.origin}${prefix}${innerPath.replace(/^\/+/, '')}${search}`);
 }
 
-// RFC 9110 §7.6.1: meant for one connection only, never forwarded.
-const HOP_BY_HOP = new Set([
+/**
+ * The request headers passed on to an upstream: what the portal's own client sends and a real
+ * API reads. Everything else a browser (or a script posing as one) sends stays here: method
+ * overrides (`X-HTTP-Method-Override`), rewrite targets (`X-Original-URL`, `X-Rewrite-URL`),
+ * identity headers an SSO proxy sets (`X-Forwarded-User`, `X-Forwarded-Email`, `Remote-User`),
+ * cookies, and the client's own claims about the path a request took.
+ */
+export const FORWARDED_REQUEST_HEADERS = [
+  'accept',
+  'accept-language',
+  'authorization',
+  'cache-control',
+  'content-type',
+  'if-match',
+  'if-modified-since',
+  'if-none-match',
+  'if-unmodified-since',
+  'pragma',
+  'user-agent',
+  // Vertesia's API version.
+  'x-api-version',
+] as const;
+
+/** The in-process mocks also read their tenant from a header or a cookie. */
+export const MOCK_REQUEST_HEADERS = [
+  ...FORWARDED_REQUEST_HEADERS,
+  'content-length',
+  'cookie',
+  'x-mock-tenant',
+] as const;
+
+/** Only `names` of `headers`, each as it came. */
+export function pickHeaders(headers: Headers, names: readonly string[]): Headers {
+  const kept = new Headers();
+  for (const name of names) {
+    const value = headers.get(name);
+    if (value !== null) kept.set(name, value);
+  }
+  return kept;
+}
+
+/**
+ * The response headers passed back to the browser. An upstream's CORS headers would let another
+ * site read an answer the server's key bought; its cookies are for its own name; `Server` and
+ * `X-Powered-By` describe the inside of the network. Hop-by-hop headers are for one connection.
+ */
+const DROPPED_RESPONSE_HEADERS = new Set([
   'connection',
   'keep-alive',
   'proxy-connection',
@@ -72,34 +119,71 @@ const HOP_BY_HOP = new Set([
   'trailer',
   'transfer-encoding',
   'upgrade',
-  // Answered by this server (100 Continue), not passed on: fetch refuses it anyway.
-  'expect',
+  'set-cookie',
+  'set-cookie2',
+  'server',
+  'x-powered-by',
+  'content-security-policy',
+  'content-security-policy-report-only',
+  'x-content-type-options',
+  'alt-svc',
+  'strict-transport-security',
+  'public-key-pins',
+  'report-to',
+  'nel',
+  'clear-site-data',
+  'refresh',
+  'link',
 ]);
 
-/** Hop-by-hop headers removed, including those the Connection header names. */
-function withoutHopByHop(headers: Headers): Headers {
-  const named = (headers.get('connection') ?? '')
+/** What a proxied answer runs in a browser that opens it: nothing. */
+export const API_RESPONSE_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox";
+
+function isJsonType(contentType: string | null): boolean {
+  const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  return type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
+}
+
+function isHtmlType(contentType: string | null): boolean {
+  const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  return type === 'text/html' || type === 'application/xhtml+xml';
+}
+
+/** The header that tells the portal's client an upstream answered with a web page (see below). */
+export const UPSTREAM_TYPE_HEADER = 'x-upstream-content-type';
+
+/**
+ * An answer from an upstream or a mock, made safe to hand to a browser on the portal's origin:
+ * no CORS, cookies, or server banners; `nosniff` and a CSP under which nothing runs. A body that
+ * is not JSON is never served as a page: it goes out as plain text, and a web page (a sign-in in
+ * front of the API) says so in `X-Upstream-Content-Type`, which is how the portal's client still
+ * tells a sign-in page from data.
+ */
+export function hardenApiResponse(
+  response: Response,
+  body: BodyInit | null = response.body,
+): Response {
+  const headers = new Headers();
+  const named = (response.headers.get('connection') ?? '')
     .split(',')
     .map((name) => name.trim().toLowerCase())
     .filter(Boolean);
-  const kept = new Headers();
-  headers.forEach((value, key) => {
-    if (HOP_BY_HOP.has(key) || key.startsWith('proxy-') || named.includes(key)) return;
-    kept.append(key, value);
+  response.headers.forEach((value, key) => {
+    if (DROPPED_RESPONSE_HEADERS.has(key) || named.includes(key)) return;
+    if (key.startsWith('access-control-') || key.startsWith('proxy-')) return;
+    if (key.startsWith('cross-origin-')) return;
+    headers.append(key, value);
   });
-  return kept;
+  const contentType = response.headers.get('content-type');
+  if (contentType !== null && !isJsonType(contentType)) {
+    if (isHtmlType(contentType)) headers.set(UPSTREAM_TYPE_HEADER, 'text/html');
+    headers.set('content-type', 'text/plain; charset=utf-8');
+  }
+  headers.set('x-content-type-options', 'nosniff');
+  headers.set('content-security-policy', API_RESPONSE_CSP);
+  headers.set('cross-origin-resource-policy', 'same-origin');
+  return new Response(body, { status: response.status, statusText: response.statusText, headers });
 }
-
-// The client's own claims about the path a request took: replaced by what this server saw.
-const FORWARDING = [
-  'forwarded',
-  'x-forwarded-for',
-  'x-forwarded-host',
-  'x-forwarded-proto',
-  'x-forwarded-port',
-  'x-forwarded-prefix',
-  'x-real-ip',
-];
 
 export interface ForwardInput {
   request: Request;
@@ -110,13 +194,70 @@ export interface ForwardInput {
   body: Uint8Array<ArrayBuffer> | null;
   /** The client's address as this server's socket saw it. */
   clientIp?: string;
+  /** `https` when the client's connection to this server was TLS; never read from the request line. */
+  clientProto?: 'http' | 'https';
 }
 
 function detail(status: number, message: string): Response {
-  return new Response(JSON.stringify({ detail: message }), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  });
+  return hardenApiResponse(
+    new Response(null, { status, headers: { 'content-type': 'application/json' } }),
+    JSON.stringify({ detail: message }),
+  );
+}
+
+/** Largest answer taken from an upstream once decompressed (a gzip bomb stops here). */
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1_048_576;
+
+/**
+ * Where a redirect from the upstream sends the browser, never naming the upstream's own host
+ * (often an address inside the network). Into the part of the upstream the portal serves (its
+ * `api/`), it becomes the same place under the portal, as a path relative to the request, so it
+ * holds under any base path and behind a proxy that strips one. Elsewhere on the upstream's host
+ * it is passed as a path only. Another host (an SSO sign-in page) is kept as it is.
+ */
+export function rewriteLocation(
+  location: string,
+  target: URL,
+  base: URL,
+  targetPath: string,
+): string | null {
+  let resolved: URL;
+  try {
+    resolved = new URL(location, target);
+  } catch {
+    return null;
+  }
+  if (resolved.origin !== base.origin) return resolved.href;
+  const pathOnly = `${resolved.pathname}${resolved.search}${resolved.hash}`;
+  const prefix = base.pathname.endsWith('/') ? base.pathname : `${base.pathname}/`;
+  const served = targetPath.replace(/^\/+/, '').split('/');
+  const area = `${prefix}${served[0] ?? ''}/`;
+  if (!resolved.pathname.startsWith(area)) return pathOnly;
+  const rest = resolved.pathname.slice(prefix.length);
+  const up = served.length > 1 ? '../'.repeat(served.length - 1) : './';
+  return `${up}${rest}${resolved.search}${resolved.hash}`;
+}
+
+/** `body` passed through until it grows past `maxBytes`, then cut off with an error. */
+function capped(
+  body: ReadableStream<Uint8Array>,
+  maxBytes: number,
+  onOver: () => void,
+): ReadableStream<Uint8Array> {
+  let seen = 0;
+  return body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        seen += chunk.byteLength;
+        if (seen > maxBytes) {
+          onOver();
+          controller.error(new Error('upstream answer too large'));
+          return;
+        }
+        controller.enqueue(chunk);
+      },
+    }),
+  );
 }
 
 export function createUpstreamProxy(upstream: Upstream, log: ProxyLog) {
@@ -124,6 +265,7 @@ export function createUpstreamProxy(upstream: Upstream, log: ProxyLog) {
   if (!parsed.ok) throw new Error(parsed.message);
   const base = parsed.url;
   const timeoutMs = upstream.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
+  const maxResponseBytes = upstream.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const name = upstream.name ?? 'Reflexio';
 
   return async function forward({
@@ -132,15 +274,13 @@ export function createUpstreamProxy(upstream: Upstream, log: ProxyLog) {
     shownPath = innerPath,
     body,
     clientIp,
+    clientProto = 'http',
   }: ForwardInput): Promise<Response> {
     const incoming = new URL(request.url);
     const target = upstreamTarget(base, innerPath, incoming.search);
-    const headers = withoutHopByHop(request.headers);
-    for (const name of [...FORWARDING, 'host', 'cookie', 'content-length', 'accept-encoding']) {
-      headers.delete(name);
-    }
+    const headers = pickHeaders(request.headers, FORWARDED_REQUEST_HEADERS);
     if (clientIp) headers.set('x-forwarded-for', clientIp);
-    headers.set('x-forwarded-proto', incoming.protocol.replace(':', ''));
+    headers.set('x-forwarded-proto', clientProto);
     const host = request.headers.get('host');
     if (host) headers.set('x-forwarded-host', host);
     if (upstream.apiKey) headers.set('authorization', `Bearer ${upstream.apiKey}`);
@@ -172,26 +312,41 @@ export function createUpstreamProxy(upstream: Upstream, log: ProxyLog) {
     }
     if (response.status >= 500) failed(response.status, 'from upstream');
 
-    const out = withoutHopByHop(response.headers);
-    // The upstream's cookies are for the upstream's name, not the portal's.
-    out.delete('set-cookie');
+    const tooLarge = () =>
+      detail(
+        502,
+        `The ${name} server's answer was larger than the portal takes (${maxResponseBytes.toLocaleString('en-US')} bytes).`,
+      );
+    const encoded = response.headers.has('content-encoding');
+    const declared = Number(response.headers.get('content-length'));
+    if (!encoded && Number.isFinite(declared) && declared > maxResponseBytes) {
+      response.body?.cancel().catch(() => {});
+      failed(502, 'answer too large');
+      return tooLarge();
+    }
+
+    const out = new Headers(response.headers);
     // fetch has already decoded a compressed body.
-    if (out.has('content-encoding')) {
+    if (encoded) {
       out.delete('content-encoding');
       out.delete('content-length');
     }
     const location = out.get('location');
     if (location) {
-      try {
-        out.set('location', new URL(location, target).href);
-      } catch {
-        out.delete('location');
-      }
+      const rewritten = rewriteLocation(location, target, base, innerPath);
+      if (rewritten) out.set('location', rewritten);
+      else out.delete('location');
     }
-    return new Response(response.body, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: out,
-    });
+    const stream = response.body
+      ? capped(response.body, maxResponseBytes, () => failed(502, 'answer too large, cut off'))
+      : null;
+    return hardenApiResponse(
+      new Response(null, {
+        status: response.status,
+        statusText: response.statusText,
+        headers: out,
+      }),
+      stream,
+    );
   };
 }

@@ -3,21 +3,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
-import { createMockBackend, DEFAULT_MAX_TENANTS, type MockBackend } from '../mock/app';
+import { createMockBackend, type MockBackend } from '../mock/app';
 import { createBilbyMock } from '../mock/bilby/app';
 import { BILBY_ORGANIZATION_ID } from '../mock/bilby/seed';
 import { createVertesiaMock } from '../mock/vertesia/app';
-import { DEFAULT_MAX_BODY_BYTES } from './body-limit';
 import { createPortalServer } from './http-server';
-import {
-  type ConfigSource,
-  createPortalApp,
-  type MountedSource,
-  normalizeBasePath,
-  type Upstream,
-} from './portal';
-import { DEFAULT_UPSTREAM_TIMEOUT_MS, parseUpstreamUrl } from './proxy';
+import { type ConfigSource, createPortalApp, type MountedSource, type Upstream } from './portal';
 import { withRequestLog } from './request-log';
+import { readSettings } from './settings';
 import { closeGracefullyOnSignals } from './shutdown';
 import { servedSystems } from './systems';
 
@@ -27,11 +20,14 @@ const env = process.env;
 // The compiled server (`npm run serve`, dist-server/start.js) never builds: it runs without Vite.
 const production = process.argv.includes('--production') || env.NODE_ENV === 'production';
 
-const port = Number(env.PORT ?? 5173);
-const host = env.HOST ?? 'localhost';
-const basePath = normalizeBasePath(env.BASE_PATH);
+const checked = readSettings(env);
+if (!checked.ok) {
+  for (const problem of checked.problems) console.error(`Cannot start: ${problem}`);
+  process.exit(1);
+}
+const settings = checked.settings;
+const { port, host, basePath, maxBodyBytes } = settings;
 const distDir = path.join(root, 'dist');
-const maxBodyBytes = positiveInteger('MAX_BODY_BYTES', DEFAULT_MAX_BODY_BYTES);
 
 function newestMtime(target: string): number {
   if (!existsSync(target)) return 0;
@@ -63,46 +59,16 @@ async function buildIfNeeded(): Promise<void> {
   await build({ root, logLevel: 'warn' });
 }
 
-function fail(message: string): never {
-  console.error(message);
-  process.exit(1);
-}
-
-/** A whole number of at least `min` from the environment, or its default. */
-function positiveInteger(name: string, fallback: number, min = 1): number {
-  const value = env[name];
-  if (value === undefined || value.trim() === '') return fallback;
-  const parsed = Number(value);
-  if (!Number.isSafeInteger(parsed) || parsed < min) {
-    fail(`${name} must be a whole number of at least ${min}, not "${value}".`);
-  }
-  return parsed;
-}
-
-/** `<SYSTEM>_URL` and `<SYSTEM>_API_KEY`: a real server instead of the mock. */
-function upstreamFromEnv(system = 'REFLEXIO'): Upstream | undefined {
-  const value = env[`${system}_URL`];
-  if (!value) return undefined;
-  const parsed = parseUpstreamUrl(value, `${system}_URL`);
-  if (!parsed.ok) fail(parsed.message);
-  return {
-    url: parsed.url.href,
-    apiKey: env[`${system}_API_KEY`] || undefined,
-    timeoutMs: positiveInteger('UPSTREAM_TIMEOUT_MS', DEFAULT_UPSTREAM_TIMEOUT_MS),
-  };
-}
-
 function mockFromEnv(): MockBackend {
-  const simulatorSeconds = Number(env.MOCK_SIMULATOR_SECONDS ?? 20);
-  const apiKey = env.MOCK_API_KEY || null;
+  const { mock } = settings;
   return createMockBackend({
-    apiKey,
-    controlKey: apiKey,
-    maxTenants: positiveInteger('MOCK_MAX_TENANTS', DEFAULT_MAX_TENANTS),
+    apiKey: mock.apiKey,
+    controlKey: mock.apiKey,
+    maxTenants: mock.maxTenants,
     maxBodyBytes,
-    seed: env.MOCK_SEED === 'empty' ? 'empty' : 'demo',
-    simulatorIntervalMs: Number.isFinite(simulatorSeconds) ? simulatorSeconds * 1000 : 0,
-    latencyMs: Number(env.MOCK_LATENCY_MS ?? 150) || 0,
+    seed: mock.seed,
+    simulatorIntervalMs: mock.simulatorIntervalMs,
+    latencyMs: mock.latencyMs,
   });
 }
 
@@ -114,22 +80,24 @@ interface OtherSystems {
 
 /** Vertesia and Bilby: each its real server (`VERTESIA_URL`, `BILBY_URL`) or its mock. */
 function otherSystemsFromEnv(): OtherSystems {
-  const simulatorSeconds = Number(env.MOCK_SIMULATOR_SECONDS ?? 20);
+  const { mock } = settings;
   const common = {
-    apiKey: env.MOCK_API_KEY || null,
-    seed: env.MOCK_SEED === 'empty' ? ('empty' as const) : ('demo' as const),
-    latencyMs: Number(env.MOCK_LATENCY_MS ?? 150) || 0,
+    apiKey: mock.apiKey,
+    controlKey: mock.apiKey,
+    maxTenants: mock.maxTenants,
+    seed: mock.seed,
+    latencyMs: mock.latencyMs,
     // Each asks at a third of the Reflexio rate, so the demo list does not grow three times as fast.
-    simulatorIntervalMs: Number.isFinite(simulatorSeconds) ? simulatorSeconds * 3000 : 0,
+    simulatorIntervalMs: mock.simulatorIntervalMs * 3,
   };
   const closers: (() => void)[] = [];
-  const vertesiaUpstream = upstreamFromEnv('VERTESIA');
-  const bilbyUpstream = upstreamFromEnv('BILBY');
+  const vertesiaUpstream = settings.vertesia;
+  const bilbyUpstream = settings.bilby;
   const vertesiaMock = vertesiaUpstream ? undefined : createVertesiaMock(common);
   const bilbyMock = bilbyUpstream ? undefined : createBilbyMock(common);
   if (vertesiaMock) closers.push(vertesiaMock.close);
   if (bilbyMock) closers.push(bilbyMock.close);
-  const organizationId = bilbyUpstream ? env.BILBY_ORGANIZATION_ID : BILBY_ORGANIZATION_ID;
+  const organizationId = bilbyUpstream ? settings.bilbyOrganizationId : BILBY_ORGANIZATION_ID;
   return {
     ...servedSystems({
       vertesia: { mock: vertesiaMock?.app, upstream: vertesiaUpstream },
@@ -143,7 +111,7 @@ function otherSystemsFromEnv(): OtherSystems {
 }
 
 async function main() {
-  const upstream = upstreamFromEnv();
+  const upstream = settings.reflexio;
   const mock = upstream ? undefined : mockFromEnv();
   const others = otherSystemsFromEnv();
   if (production && !existsSync(path.join(distDir, 'index.html'))) {
@@ -157,9 +125,9 @@ async function main() {
     distDir: dev ? undefined : distDir,
     mock: mock?.app,
     upstream,
-    frameAncestors: env.FRAME_ANCESTORS,
+    frameAncestors: settings.frameAncestors,
     maxBodyBytes,
-    sourceMaps: env.SOURCE_MAPS === '1',
+    sourceMaps: settings.sourceMaps,
     sources: others.mounted,
     configSources: others.config,
     configFile: path.join(root, 'public', 'config.json'),
@@ -168,10 +136,7 @@ async function main() {
       `127.0.0.1:${port}`,
       `[::1]:${port}`,
       `${host}:${port}`,
-      ...(env.ALLOWED_HOSTS ?? '')
-        .split(',')
-        .map((name) => name.trim())
-        .filter(Boolean),
+      ...settings.allowedHosts,
     ],
   });
   const honoListener = getRequestListener(app.fetch);

@@ -20,6 +20,7 @@ import {
   tenantSnapshots,
   waitLatency,
 } from '../source-kit';
+import { controlKeyGate } from '../tenancy';
 import { BILBY_ORGANIZATION_ID, bilbySimulatorTemplates, buildBilbyStore } from './seed';
 import type { Conversation, ConversationStore, ToolOutput } from './store';
 
@@ -32,6 +33,10 @@ import type { Conversation, ConversationStore, ToolOutput } from './store';
 export interface BilbyMockOptions {
   clock?: Clock;
   apiKey?: string | null;
+  /** When set, `/__mock` control routes need `Authorization: Bearer <controlKey>` (default none). */
+  controlKey?: string | null;
+  /** Tenants kept at most; the one used least recently goes first (default 100). */
+  maxTenants?: number;
   seed?: SeedName;
   /** The organization the key belongs to. */
   organizationId?: string;
@@ -54,6 +59,8 @@ export interface BilbyMock {
   snapshot(tenant?: string): BilbySnapshot;
   /** False, and the tenant left as it was, when `saved` is not a snapshot of this version. */
   restore(saved: unknown, tenant?: string): boolean;
+  /** Tenants kept now (bounded by `maxTenants`). */
+  tenantCount(): number;
   close(): void;
 }
 
@@ -237,6 +244,7 @@ export function createBilbyMock(options: BilbyMockOptions = {}): BilbyMock {
     clock,
     defaultSeed: options.seed ?? 'demo',
     build: buildBilbyStore,
+    maxTenants: options.maxTenants,
   });
   const random = mulberry32(20_261_130);
 
@@ -266,8 +274,8 @@ export function createBilbyMock(options: BilbyMockOptions = {}): BilbyMock {
   });
 
   app.use('/api/*', async (c, next) => {
-    const tenant = tenants.of(c);
-    const fault = tenant.faults.take(c.req.method, new URL(c.req.url).pathname);
+    // Only a tenant that exists can have a fault queued: a refused request makes no tenant.
+    const fault = tenants.peek(c)?.faults.take(c.req.method, new URL(c.req.url).pathname) ?? null;
     await waitLatency(latencyMs, fault);
     if (fault) {
       const replaced = replacingFault(c.env?.incoming?.socket, fault, (status, message) =>
@@ -303,7 +311,7 @@ export function createBilbyMock(options: BilbyMockOptions = {}): BilbyMock {
       return bilbyError(403, 'Forbidden', 'This API key does not cover that organization.');
     }
 
-    c.set('store', tenant.state);
+    c.set('store', tenants.of(c).state);
     await next();
 
     if (fault?.kind === 'corrupt') {
@@ -401,6 +409,12 @@ export function createBilbyMock(options: BilbyMockOptions = {}): BilbyMock {
   // ---- Control surface (never faulted, never authenticated). ----
   const controlError = (status: number, message: string) => bilbyError(status, message);
   const storeOf = (c: Context) => tenants.of(c).state;
+
+  const controlGate = controlKeyGate(options.controlKey ?? null, (message) =>
+    bilbyError(401, 'Unauthorized', message),
+  );
+  app.use('/__mock/*', controlGate);
+  app.use('/__mock', controlGate);
 
   app.get('/__mock', () => json({ ...HELP, organizationId, pageSize, runAfterAnswerMs }));
 
@@ -502,6 +516,7 @@ export function createBilbyMock(options: BilbyMockOptions = {}): BilbyMock {
       dump: (state) => ({ conversations: state.all() }),
       load: (state, saved) => state.replaceAll(saved.conversations),
     }),
+    tenantCount: () => tenants.all().length,
     close: stopSimulator,
   };
 }

@@ -19,6 +19,7 @@ import {
   tenantSnapshots,
   waitLatency,
 } from '../source-kit';
+import { controlKeyGate } from '../tenancy';
 import { buildVertesiaStore, vertesiaSimulatorTemplates } from './seed';
 import type { AskStore, NewAsk, PendingAskData } from './store';
 
@@ -30,6 +31,10 @@ import type { AskStore, NewAsk, PendingAskData } from './store';
 export interface VertesiaMockOptions {
   clock?: Clock;
   apiKey?: string | null;
+  /** When set, `/__mock` control routes need `Authorization: Bearer <controlKey>` (default none). */
+  controlKey?: string | null;
+  /** Tenants kept at most; the one used least recently goes first (default 100). */
+  maxTenants?: number;
   seed?: SeedName;
   /** A new ask every this many ms (0: off). */
   simulatorIntervalMs?: number;
@@ -42,6 +47,8 @@ export interface VertesiaMock {
   snapshot(tenant?: string): VertesiaSnapshot;
   /** False, and the tenant left as it was, when `saved` is not a snapshot of this version. */
   restore(saved: unknown, tenant?: string): boolean;
+  /** Tenants kept now (bounded by `maxTenants`). */
+  tenantCount(): number;
   close(): void;
 }
 
@@ -230,7 +237,12 @@ export function createVertesiaMock(options: VertesiaMockOptions = {}): VertesiaM
   const apiKey = options.apiKey ?? null;
   const defaultSeed = options.seed ?? 'demo';
   const latencyMs = options.latencyMs ?? 0;
-  const tenants = createTenantRegistry<AskStore>({ clock, defaultSeed, build: buildVertesiaStore });
+  const tenants = createTenantRegistry<AskStore>({
+    clock,
+    defaultSeed,
+    build: buildVertesiaStore,
+    maxTenants: options.maxTenants,
+  });
   const random = mulberry32(20_260_803);
   const nextTemplate = (): NewAsk => {
     const index = Math.floor(random() * vertesiaSimulatorTemplates.length);
@@ -256,8 +268,8 @@ export function createVertesiaMock(options: VertesiaMockOptions = {}): VertesiaM
   });
 
   app.use('/api/*', async (c, next) => {
-    const tenant = tenants.of(c);
-    const fault = tenant.faults.take(c.req.method, new URL(c.req.url).pathname);
+    // Only a tenant that exists can have a fault queued: a refused request makes no tenant.
+    const fault = tenants.peek(c)?.faults.take(c.req.method, new URL(c.req.url).pathname) ?? null;
     await waitLatency(latencyMs, fault);
     if (fault) {
       const replaced = replacingFault(c.env?.incoming?.socket, fault, (status, message) =>
@@ -290,7 +302,7 @@ export function createVertesiaMock(options: VertesiaMockOptions = {}): VertesiaM
       });
     }
     c.set('strict', version >= VERTESIA_API_VERSION);
-    c.set('store', tenant.state);
+    c.set('store', tenants.of(c).state);
 
     await next();
 
@@ -394,6 +406,12 @@ export function createVertesiaMock(options: VertesiaMockOptions = {}): VertesiaM
   // ---- Control surface (never faulted, never authenticated). ----
   const controlError = (status: number, message: string) => vertesiaError(status, message);
 
+  const controlGate = controlKeyGate(options.controlKey ?? null, (message) =>
+    vertesiaError(401, message),
+  );
+  app.use('/__mock/*', controlGate);
+  app.use('/__mock', controlGate);
+
   app.get('/__mock', () => json(HELP));
 
   app.get('/__mock/state', (c) => {
@@ -465,6 +483,7 @@ export function createVertesiaMock(options: VertesiaMockOptions = {}): VertesiaM
       dump: (state) => state.dump(),
       load: (state, saved) => state.load(saved),
     }),
+    tenantCount: () => tenants.all().length,
     close: stopSimulator,
   };
 }

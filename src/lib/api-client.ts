@@ -230,7 +230,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       });
     }
 
-    const contentType = response.headers.get('content-type');
+    // The portal server never serves an upstream's web page as one: it sends it as text and
+    // names its type in X-Upstream-Content-Type.
+    const contentType =
+      response.headers.get('x-upstream-content-type') ?? response.headers.get('content-type');
     let json: unknown;
     let jsonOk = false;
     if (!isHtml(contentType) && text.length > 0) {
