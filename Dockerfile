@@ -6,7 +6,7 @@
 #     -e REFLEXIO_API_KEY=… -e ALLOWED_HOSTS=tools.example.com questions-inbox
 #
 # Not built with Docker in this project's CI (no container engine there): the same commands run
-# in a clean folder instead (scripts/image-steps.test.ts). See README.md, "Run it in production".
+# in a clean folder instead (scripts/image-steps.test.ts). See docs/deploy.md, "Container and Kubernetes".
 
 # ---- 1. Build: the portal (dist/, with .br/.gz next to the assets) and the server. ----
 FROM node:20-bookworm-slim AS build
