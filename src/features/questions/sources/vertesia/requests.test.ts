@@ -30,6 +30,18 @@ describe('Vertesia requests', () => {
     expect(Object.keys(resolve.body as object)).toEqual(['response']);
   });
 
+  it("an id that is a URL dot step (or empty) is never put in a URL: '..' would leave the ask", () => {
+    for (const id of ['', '.', '..']) {
+      expect(() => getAskRequest(config, id)).toThrow(/cannot be used in a Vertesia URL/);
+      expect(() => resolveAskRequest(config, id, 'yes')).toThrow(
+        /cannot be used in a Vertesia URL/,
+      );
+    }
+    expect(resolveAskRequest(config, '...', 'yes').url).toBe(
+      'https://api.us1.vertesia.io/api/v1/pending-asks/.../resolve',
+    );
+  });
+
   it('a configured header cannot replace x-api-version', () => {
     const request = listAsksRequest({ ...config, headers: { 'x-api-version': '1' } });
     expect(request.headers['x-api-version']).toBe('20260803');

@@ -1,3 +1,4 @@
+import { ApiError } from '@/lib/api-client';
 import type { WireRequest } from '../http';
 import { resolveBodySchema, VERTESIA_API_VERSION } from './wire';
 
@@ -22,12 +23,28 @@ export function listAsksRequest(config: VertesiaConfig): WireRequest {
   return { method: 'GET', url: url(config, 'pending-asks'), headers: headers(config) };
 }
 
+/**
+ * An ask's own URL. Vertesia's schema takes any string as an `askId`, but `''`, `.` and `..` are
+ * not names in a URL path (even percent-encoded, `%2e` is a dot step): `pending-asks/..` is the API
+ * root and `pending-asks/../resolve` another endpoint. Such an ask is never addressed.
+ */
+function askUrl(config: VertesiaConfig, method: string, askId: string, rest = ''): string {
+  if (askId === '' || askId === '.' || askId === '..') {
+    const message = `This ask's id (${JSON.stringify(askId)}) cannot be used in a Vertesia URL.`;
+    throw new ApiError({
+      kind: 'validation',
+      status: 0,
+      method,
+      url: url(config, 'pending-asks'),
+      detail: message,
+      message,
+    });
+  }
+  return url(config, `pending-asks/${encodeURIComponent(askId)}${rest}`);
+}
+
 export function getAskRequest(config: VertesiaConfig, askId: string): WireRequest {
-  return {
-    method: 'GET',
-    url: url(config, `pending-asks/${encodeURIComponent(askId)}`),
-    headers: headers(config),
-  };
+  return { method: 'GET', url: askUrl(config, 'GET', askId), headers: headers(config) };
 }
 
 export function resolveAskRequest(
@@ -37,7 +54,7 @@ export function resolveAskRequest(
 ): WireRequest {
   return {
     method: 'POST',
-    url: url(config, `pending-asks/${encodeURIComponent(askId)}/resolve`),
+    url: askUrl(config, 'POST', askId, '/resolve'),
     headers: headers(config),
     body: resolveBodySchema.parse({ response }),
   };
