@@ -12,6 +12,37 @@ import {
 } from './proxy';
 
 export const DEFAULT_PORT = 5173;
+
+/**
+ * Every variable the server reads, and the only ones: the reader below takes no other name, and
+ * the docs test checks each has its row in docs/configuration.md.
+ */
+export const SETTING_NAMES = [
+  'PORT',
+  'HOST',
+  'BASE_PATH',
+  'MAX_BODY_BYTES',
+  'MAX_RESPONSE_BYTES',
+  'UPSTREAM_TIMEOUT_MS',
+  'FRAME_ANCESTORS',
+  'SOURCE_MAPS',
+  'ALLOWED_HOSTS',
+  'REFLEXIO_URL',
+  'REFLEXIO_API_KEY',
+  'VERTESIA_URL',
+  'VERTESIA_API_KEY',
+  'BILBY_URL',
+  'BILBY_API_KEY',
+  'BILBY_ORGANIZATION_ID',
+  'MOCK_API_KEY',
+  'MOCK_MAX_TENANTS',
+  'MOCK_SEED',
+  'MOCK_SIMULATOR_SECONDS',
+  'MOCK_LATENCY_MS',
+] as const;
+
+type SettingName = (typeof SETTING_NAMES)[number];
+type System = 'REFLEXIO' | 'VERTESIA' | 'BILBY';
 const MIB = 1_048_576;
 
 export interface Settings {
@@ -50,16 +81,16 @@ class Reader {
   readonly problems: string[] = [];
   constructor(private readonly env: Env) {}
 
-  raw(name: string): string | undefined {
+  raw(name: SettingName): string | undefined {
     const value = this.env[name];
     return value === undefined || value.trim() === '' ? undefined : value;
   }
 
-  problem(name: string, accepts: string, value: string): void {
+  problem(name: SettingName, accepts: string, value: string): void {
     this.problems.push(`${name} must be ${accepts}, not ${shown(value)}.`);
   }
 
-  integer(name: string, fallback: number, min: number, max: number, unit = ''): number {
+  integer(name: SettingName, fallback: number, min: number, max: number, unit = ''): number {
     const value = this.raw(name);
     if (value === undefined) return fallback;
     const parsed = /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
@@ -71,7 +102,7 @@ class Reader {
     return parsed;
   }
 
-  number(name: string, fallback: number, min: number, max: number, unit: string): number {
+  number(name: SettingName, fallback: number, min: number, max: number, unit: string): number {
     const value = this.raw(name);
     if (value === undefined) return fallback;
     const parsed = /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : Number.NaN;
@@ -82,7 +113,7 @@ class Reader {
     return parsed;
   }
 
-  oneOf<T extends string>(name: string, choices: readonly T[], fallback: T): T {
+  oneOf<T extends string>(name: SettingName, choices: readonly T[], fallback: T): T {
     const value = this.raw(name);
     if (value === undefined) return fallback;
     if ((choices as readonly string[]).includes(value.trim())) return value.trim() as T;
@@ -91,7 +122,7 @@ class Reader {
   }
 
   /** A key sent in a header: visible ASCII, no spaces (a line break would break every request). */
-  secret(name: string): string | undefined {
+  secret(name: SettingName): string | undefined {
     const value = this.env[name];
     if (!value) return undefined;
     if (!/^[\x21-\x7e]+$/.test(value)) {
@@ -103,7 +134,7 @@ class Reader {
     return value;
   }
 
-  upstream(system: string, timeoutMs: number, maxResponseBytes: number): Upstream | undefined {
+  upstream(system: System, timeoutMs: number, maxResponseBytes: number): Upstream | undefined {
     const value = this.raw(`${system}_URL`);
     if (value === undefined) return undefined;
     const parsed = parseUpstreamUrl(value.trim(), `${system}_URL`);
