@@ -198,3 +198,97 @@ test('an API address the page’s security policy blocks names the setting', asy
   await expect(page.getByRole('heading', { name: 'Questions Inbox cannot start' })).toBeVisible();
   await expect(page.getByText(/apiBaseUrl: .* Content-Security-Policy/)).toBeVisible();
 });
+
+test('a pending record 10,000 levels deep in the list never stops another question’s answer', async ({
+  page,
+  context,
+  mock,
+}) => {
+  await page.addInitScript(() => localStorage.setItem('qi:answer-and-next', 'off'));
+  const deep = await mock.ask({ question: 'Deep arguments, still pending' });
+  const other = await mock.ask({ question: 'Answer me while the deep one is listed' });
+  await editRecords(page, (calls) =>
+    calls.map((call) => (call.id === deep.id ? { ...call, args: DEEP } : call)),
+  );
+  await page.goto('questions');
+  // A second tab of the portal: lists cross the tab channel between the two.
+  const second = await context.newPage();
+  await second.goto('questions');
+  await expect(row(second, other.id)).toBeVisible();
+  await expect(row(page, deep.id)).toBeVisible();
+  await row(page, other.id).getByRole('link').click();
+  const question = drawer(page);
+  await question.getByRole('textbox', { name: 'Answer' }).fill('Yes, go ahead');
+  await question.getByRole('button', { name: 'Answer', exact: true }).click();
+  await expect(page.getByText('Answer sent')).toBeVisible();
+  await expect(page.getByText(/Something went wrong/)).toHaveCount(0);
+  expect((await mock.find(other.id))?.status).toBe('resolved');
+  // The other tab hears of it through the channel (or its own poll) and keeps working.
+  await expect(row(second, other.id)).toHaveCount(0);
+  await expect(row(second, deep.id)).toBeVisible();
+});
+
+test('another page of the origin posting garbage and refresh floods on the tab channel changes nothing', async ({
+  page,
+  context,
+  mock,
+}) => {
+  await page.addInitScript(() => {
+    localStorage.setItem('qi:answer-and-next', 'off');
+    const names: string[] = [];
+    (window as unknown as { __channels: string[] }).__channels = names;
+    const Native = window.BroadcastChannel;
+    window.BroadcastChannel = class extends Native {
+      constructor(name: string) {
+        super(name);
+        names.push(name);
+      }
+    };
+  });
+  const { id } = await mock.ask({ question: 'Still answerable after the flood?' });
+  await page.goto('questions');
+  await expect(row(page, id)).toBeVisible();
+  const names = await page.evaluate(
+    () => (window as unknown as { __channels: string[] }).__channels,
+  );
+  expect(names.length).toBeGreaterThan(0);
+  let listRequests = 0;
+  page.on('request', (request) => {
+    if (/\/api\/pending_tool_calls(\?|$)/.test(request.url())) listRequests++;
+  });
+
+  const stranger = await context.newPage();
+  await stranger.goto('config.json');
+  await stranger.evaluate((channelNames) => {
+    const key = ['questions', 'list', { status: 'pending' }];
+    const garbage: unknown[] = [
+      { type: 'list', key, data: {}, updatedAt: Date.now() + 60_000, nextInMs: 1 },
+      { type: 'list', key, data: { questions: 'x' }, updatedAt: 1e15, nextInMs: 1 },
+      JSON.stringify({ type: 'list', key, data: {}, updatedAt: 1e15, nextInMs: 1 }),
+      JSON.stringify({ type: 'beat', nextInMs: -1 }),
+      '{"type":',
+      null,
+      [1, 2, 3],
+    ];
+    for (const name of channelNames) {
+      const channel = new BroadcastChannel(name);
+      for (const message of garbage) channel.postMessage(message);
+      for (let i = 0; i < 20; i++) {
+        channel.postMessage({ type: 'refresh' });
+        channel.postMessage(JSON.stringify({ type: 'refresh' }));
+      }
+      channel.close();
+    }
+  }, names);
+
+  await expect.poll(() => listRequests).toBeGreaterThan(0);
+  await expect(row(page, id)).toBeVisible();
+  await row(page, id).getByRole('link').click();
+  const question = drawer(page);
+  await question.getByRole('textbox', { name: 'Answer' }).fill('Yes');
+  await question.getByRole('button', { name: 'Answer', exact: true }).click();
+  await expect(page.getByText('Answer sent')).toBeVisible();
+  await expect(page.getByText(/Something went wrong|Cannot read properties/)).toHaveCount(0);
+  // Forty refresh requests were answered once (the answer's own refetch adds one or two).
+  expect(listRequests).toBeLessThan(8);
+});

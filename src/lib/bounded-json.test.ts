@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonDepth, jsonText } from './bounded-json';
+import { capDepth, jsonDepth, jsonText } from './bounded-json';
 
 function nested(levels: number): unknown {
   let value: unknown = 'bottom';
@@ -55,5 +55,22 @@ describe('jsonText on megabytes', () => {
       JSON.stringify = stringify;
     }
     expect(longest).toBeLessThanOrEqual(101);
+  });
+});
+
+describe('capDepth', () => {
+  it('keeps a value within the depth as the same object', () => {
+    const value = { a: [1, { b: 'c' }] };
+    expect(capDepth(value, 3)).toBe(value);
+  });
+
+  it('cuts a value 10,000 levels deep to a marker that says how much was left out', () => {
+    let deep: Record<string, unknown> = { leaf: true };
+    for (let level = 0; level < 10_000; level++) deep = { deep };
+    const capped = capDepth(deep, 64);
+    expect(jsonDepth(capped).depth).toBeLessThanOrEqual(64);
+    expect(JSON.stringify(capped)).toContain('more levels');
+    // What is left structured-clones and stringifies without overflowing the stack.
+    expect(() => structuredClone(capped)).not.toThrow();
   });
 });

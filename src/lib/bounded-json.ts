@@ -99,3 +99,38 @@ export function jsonText(value: unknown, options: JsonTextOptions = {}): JsonTex
   }
   return { text: parts.join(''), cut: cutByDepth ? 'depth' : null };
 }
+
+/**
+ * Agent-written JSON no deeper than `maxDepth` levels: the value itself when it is within them
+ * (checked without recursion, the common case, no copy), else a copy whose deeper parts are a
+ * marker string. Everything downstream that walks a value recursively (React Query's structural
+ * sharing, the browser's structured clone, JSON.stringify) then stays far from the stack's limit.
+ */
+export function capDepth<T>(value: T, maxDepth = 64): T {
+  if (value === null || typeof value !== 'object') return value;
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  let within = true;
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop() as [unknown, number];
+    if (depth > maxDepth) {
+      within = false;
+      break;
+    }
+    for (const child of Object.values(node as object)) {
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    }
+  }
+  if (within) return value;
+  const copy = (node: unknown, level: number): unknown => {
+    if (node === null || typeof node !== 'object') return node;
+    if (level >= maxDepth) {
+      const { depth, exact } = jsonDepth(node);
+      return `… ${exact ? '' : 'at least '}${depth.toLocaleString('en')} more levels`;
+    }
+    if (Array.isArray(node)) return node.map((item) => copy(item, level + 1));
+    return Object.fromEntries(
+      Object.entries(node).map(([key, item]) => [key, copy(item, level + 1)]),
+    );
+  };
+  return copy(value, 0) as T;
+}

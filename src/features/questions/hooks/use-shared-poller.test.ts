@@ -121,4 +121,55 @@ describe('createSharedPoller', () => {
     tab(hub, false);
     expect(leader.poller.nextDelay()).toBe(10_000);
   });
+
+  it('a list too deep to write never throws into the cache; the others read it themselves', () => {
+    const hub = createHub();
+    const leader = tab(hub, true);
+    const follower = tab(hub, false);
+    const key = ['questions', 'list', { status: 'all' }];
+    follower.queryClient.setQueryData(key, { questions: [], unreadable: [], truncated: false });
+    const invalidate = vi.spyOn(follower.queryClient, 'invalidateQueries');
+    // Deeper than JSON.stringify (and the browser's structured clone) can walk.
+    let deep: Record<string, unknown> = {};
+    for (let level = 0; level < 200_000; level++) deep = { deep };
+    const list = { questions: [], unreadable: [], truncated: false, deep };
+    expect(() => leader.queryClient.setQueryData(key, list)).not.toThrow();
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: key, exact: true });
+  });
+
+  it('drops what another page of the origin posts that is not a message of the portal', () => {
+    const hub = createHub();
+    const follower = tab(hub, false);
+    const key = ['questions', 'list', { status: 'all' }];
+    const good = { questions: [], unreadable: [], truncated: false };
+    follower.queryClient.setQueryData(key, good);
+    const stranger = hub();
+    const garbage: unknown[] = [
+      { type: 'list', key, data: {}, updatedAt: Date.now() + 1, nextInMs: 1 },
+      JSON.stringify({ type: 'list', key, data: {}, updatedAt: Date.now() + 1, nextInMs: 1 }),
+      JSON.stringify({ type: 'list', key: ['other'], data: good, updatedAt: 1e15, nextInMs: 1 }),
+      JSON.stringify({
+        type: 'list',
+        key,
+        data: { ...good, questions: [{ id: 1 }] },
+        updatedAt: 1e15,
+        nextInMs: 1,
+      }),
+      JSON.stringify({ type: 'beat', nextInMs: -5 }),
+      '{not json',
+      null,
+      42,
+    ];
+    for (const data of garbage) expect(() => stranger.postMessage(data)).not.toThrow();
+    expect(follower.queryClient.getQueryData(key)).toBe(good);
+  });
+
+  it('answers a flood of refresh requests once', () => {
+    const hub = createHub();
+    const leader = tab(hub, true);
+    const refetch = vi.spyOn(leader.queryClient, 'refetchQueries');
+    const stranger = hub();
+    for (let i = 0; i < 20; i++) stranger.postMessage(JSON.stringify({ type: 'refresh' }));
+    expect(refetch).toHaveBeenCalledOnce();
+  });
 });

@@ -6,17 +6,15 @@ import { createTabLeader, type TabLeader } from '@/lib/tab-leader';
 import { questionKeys } from '../api/queries';
 import type { QuestionList } from '../api/schemas';
 import { useQuestionSource } from '../api/source';
+import { decodeTabMessage, encodeTabMessage, type TabMessage } from '../utils/tab-messages';
 
 /** The slowest the lists are polled while nothing changes. */
 export const MAX_POLL_MS = 60_000;
 /** A follower takes over when the leader's next result is this much overdue. */
 const OVERDUE_FACTOR = 1.5;
 
-type Message =
-  | { type: 'list'; key: QueryKey; data: QuestionList; updatedAt: number; nextInMs: number }
-  | { type: 'beat'; nextInMs: number }
-  | { type: 'hello' }
-  | { type: 'refresh' };
+/** The leader answers another tab's "refresh" or "hello" at most this often. */
+export const MIN_CHANNEL_ANSWER_MS = 2_000;
 
 /**
  * The tabs of one portal (one API root) in one browser share one poller: the tab holding the lock
@@ -81,7 +79,24 @@ export function createSharedPoller({
     });
   }
 
-  const post = (message: Message) => channel?.postMessage(message);
+  // Posting never throws into the cache's listeners: a throw there failed the fetch or the
+  // answer that had just succeeded ("Something went wrong").
+  const post = (message: TabMessage) => {
+    if (!channel) return;
+    try {
+      channel.postMessage(encodeTabMessage(message));
+    } catch {
+      // A closed channel (the page is going away): nothing to tell.
+    }
+  };
+  // Any page of the origin can post on the channel: what it asks of the leader is rate-limited.
+  let lastAnswerAt = Number.NEGATIVE_INFINITY;
+  const mayAnswer = () => {
+    const now = performance.now();
+    if (now - lastAnswerAt < MIN_CHANNEL_ANSWER_MS) return false;
+    lastAnswerAt = now;
+    return true;
+  };
 
   function shareCachedLists() {
     for (const query of queryClient.getQueryCache().findAll({ queryKey: questionKeys.lists() })) {
@@ -135,8 +150,9 @@ export function createSharedPoller({
     });
   });
 
-  const onMessage = (event: MessageEvent<Message>) => {
-    const message = event.data;
+  const onMessage = (event: MessageEvent<unknown>) => {
+    const message = decodeTabMessage(event.data);
+    if (message === null) return;
     if (message.type === 'list') {
       const query = queryClient.getQueryCache().find({ queryKey: message.key, exact: true });
       if (!query || query.state.dataUpdatedAt < message.updatedAt) {
@@ -148,9 +164,14 @@ export function createSharedPoller({
         }
       }
       expectLeader(message.nextInMs);
+    } else if (message.type === 'invalidate') {
+      // Too large or too deep to send: this tab reads it from the server itself.
+      if (!leader.isLeader())
+        void queryClient.invalidateQueries({ queryKey: message.key, exact: true });
+      expectLeader(message.nextInMs);
     } else if (message.type === 'beat') {
       expectLeader(message.nextInMs);
-    } else if (leader.isLeader()) {
+    } else if (leader.isLeader() && mayAnswer()) {
       if (message.type === 'hello') {
         // A tab opened: the reviewer is here, so the back-off starts again.
         unchangedPolls = 0;

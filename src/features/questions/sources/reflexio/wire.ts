@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { capDepth } from '@/lib/bounded-json';
 import {
   ASK_HUMAN,
   type Question,
@@ -46,7 +47,8 @@ export const pendingToolCallListSchema = z.looseObject({
 });
 
 export function toQuestion(call: PendingToolCall, source = REFLEXIO_ORIGIN): Question {
-  const args = call.args ?? null;
+  // Agent-written JSON of any depth stays readable and never overflows a recursive walk.
+  const args = capDepth(call.args ?? null);
   const argQuestion = typeof args?.question === 'string' ? args.question : '';
   return {
     id: call.id,
@@ -59,11 +61,11 @@ export function toQuestion(call: PendingToolCall, source = REFLEXIO_ORIGIN): Que
     tags: call.tags ?? [],
     answerFormat: call.answer_format ?? null,
     args,
-    scope: call.scope ?? null,
+    scope: capDepth(call.scope ?? null),
     scopeHash: call.scope_hash ?? null,
     dedupKey: call.dedup_key ?? null,
     asker: null,
-    result: call.result ?? null,
+    result: capDepth(call.result ?? null),
     notApplicable: call.result?.not_applicable === true,
     supersededBy: call.superseded_by ?? null,
     createdAt: call.created_at,
