@@ -53,6 +53,11 @@ export interface QuestionSource {
   draftSlot?(id: string): DraftSlot;
   /** Every scope its drafts are kept under; without it, `key` with no prefix. */
   draftScopes?(): readonly DraftScope[];
+  /**
+   * Whether question `id` can be asked for and acted on through its system's API (its id fits in
+   * an address); one that cannot is shown read-only as its list has it.
+   */
+  addressable?(id: string): boolean;
   list(params: ListParams, signal?: AbortSignal): Promise<QuestionList>;
   get(id: string, signal?: AbortSignal): Promise<Question>;
   resolve(id: string, input: ResolveInput): Promise<Question>;

@@ -1,5 +1,6 @@
 import type { QuestionOrigin } from '../api/schemas';
 import type { DraftScope, DraftSlot, QuestionSource } from '../api/source';
+import { isAddressable } from './addressable';
 
 /** One configured system and its question source, which speaks in that system's own ids. */
 export interface InboxMember {
@@ -40,8 +41,8 @@ export function inboxRouting(members: readonly InboxMember[]) {
  */
 export function inboxIdentity(
   members: readonly InboxMember[],
-): Pick<QuestionSource, 'key' | 'label' | 'draftSlot' | 'draftScopes'> {
-  const { prefixOf, draftSlot } = inboxRouting(members);
+): Pick<QuestionSource, 'key' | 'label' | 'draftSlot' | 'draftScopes' | 'addressable'> {
+  const { prefixOf, draftSlot, route } = inboxRouting(members);
   const scopes: DraftScope[] = members.map((member) => ({
     scope: member.source.key,
     prefix: prefixOf(member),
@@ -51,6 +52,10 @@ export function inboxIdentity(
     label: members.map((member) => member.origin.label).join(', '),
     draftSlot: (id) => draftSlot(id) ?? { scope: 'unrouted', id },
     draftScopes: () => scopes,
+    addressable(id) {
+      const routed = route(id);
+      return routed !== null && isAddressable(routed.member.origin.kind, routed.nativeId);
+    },
   };
 }
 
@@ -59,7 +64,7 @@ export function inboxIdentity(
  * next call): Vertesia's and Bilby's adapters stay out of the first download.
  */
 export function createLazySource(
-  identity: Pick<QuestionSource, 'key' | 'label' | 'draftSlot' | 'draftScopes'>,
+  identity: Pick<QuestionSource, 'key' | 'label' | 'draftSlot' | 'draftScopes' | 'addressable'>,
   load: () => Promise<QuestionSource>,
 ): QuestionSource {
   let loading: Promise<QuestionSource> | null = null;

@@ -1,6 +1,7 @@
 import type { Question } from '../api/schemas';
 import { expiresIn, URGENT_MS } from './pending-badge';
 import { displayStatus, nowOf, type QuestionNow } from './question-policy';
+import { displayText } from './text';
 
 /** Never more than one desktop notification in this long. */
 export const MIN_GAP_MS = 60_000;
@@ -50,9 +51,14 @@ function minutesLeft(ms: number): string {
   return `${Math.round(minutes / 60)} hours`;
 }
 
+/** One line of at most `max` characters, cut between whole characters, direction controls shown. */
 function excerpt(text: string, max = 120): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+  // Only the start is read: the text may be megabytes long.
+  const line = text
+    .slice(0, max * 4)
+    .replace(/\s+/g, ' ')
+    .trim();
+  return displayText(line, max - 1);
 }
 
 /**

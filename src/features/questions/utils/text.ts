@@ -1,7 +1,62 @@
+const graphemes =
+  typeof Intl !== 'undefined' && 'Segmenter' in Intl
+    ? new Intl.Segmenter(undefined, { granularity: 'grapheme' })
+    : null;
+
+/**
+ * The first `max` UTF-16 units of `text` or fewer, never ending inside a character a reader sees
+ * as one (an emoji with its modifiers, a flag, a letter with its accents, a surrogate pair).
+ */
+export function cutText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  // Only the part near the cut is segmented: the text may be megabytes long.
+  const from = Math.max(0, max - 64);
+  const near = text.slice(from, max + 64);
+  if (!graphemes) {
+    const code = text.charCodeAt(max - 1);
+    return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
+  }
+  let end = from;
+  for (const { index, segment } of graphemes.segment(near)) {
+    if (from + index + segment.length > max) break;
+    end = from + index + segment.length;
+  }
+  return text.slice(0, end);
+}
+
 /** Agent-written text can be megabytes long; previews show a bounded slice of it. */
 export function truncateText(text: string, max: number): string {
   if (text.length <= max) return text;
-  return `${text.slice(0, max).trimEnd()}…`;
+  return `${cutText(text, max).trimEnd()}…`;
+}
+
+const BIDI_CONTROLS: Record<string, string> = {
+  '\u202a': 'LRE',
+  '\u202b': 'RLE',
+  '\u202c': 'PDF',
+  '\u202d': 'LRO',
+  '\u202e': 'RLO',
+  '\u2066': 'LRI',
+  '\u2067': 'RLI',
+  '\u2068': 'FSI',
+  '\u2069': 'PDI',
+};
+// Embeddings, overrides and isolates reorder the text around them; the marks (LRM, RLM, ALM),
+// common in right-to-left writing, only settle the direction of neutral characters and are kept.
+const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Agent-written text with its invisible direction controls shown as what they are: a right-to-left
+ * override makes `fdp.exe` read as `exe.pdf`. Each becomes a visible mark such as `⟨RLO⟩`; what the
+ * text says is left as it is, and the element that shows it isolates its direction (`dir="auto"`).
+ */
+export function showBidiControls(text: string): string {
+  return text.replace(BIDI_CONTROL, (control) => `⟨${BIDI_CONTROLS[control] ?? 'U+?'}⟩`);
+}
+
+/** A bounded slice of agent-written text, as it can be shown: whole characters, controls visible. */
+export function displayText(text: string, max: number): string {
+  return showBidiControls(truncateText(text, max));
 }
 
 export function formatBytes(length: number): string {

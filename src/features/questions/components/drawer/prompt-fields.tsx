@@ -5,6 +5,7 @@ import { Anchor, Checkbox, Radio, Stack, Textarea, TextInput } from '@mantine/co
 import type { CSSProperties, KeyboardEvent } from 'react';
 import type { PromptAnswer, QuestionPrompt } from '../../api/schemas';
 import type { PromptFormKind } from '../../utils/prompt-answers';
+import { displayText } from '../../utils/text';
 import classes from './answer-form.module.css';
 import { cssGrows } from './textarea-sizing';
 
@@ -18,6 +19,14 @@ export interface PromptFieldsProps {
   /** Ctrl/⌘ + Enter and Esc in any field (the form's own keys). */
   onFieldKeyDown: (event: KeyboardEvent<HTMLElement>) => void;
 }
+
+// Agent-written, and a Bilby question may be a megabyte: the question's whole text is above the
+// form (with "Show the whole text"); labels show a slice, whole characters, controls visible.
+const LABEL = 300;
+const HEADER = 120;
+const OPTION = 300;
+const DESCRIPTION = 1_000;
+const NAME = 120;
 
 // Mantine closes the drawer on Esc from a window listener unless the key came from such a field:
 // Esc in a field leaves the field (see AnswerForm), the next Esc closes the drawer.
@@ -49,12 +58,15 @@ export function PromptFields({
         const place = counted ? `Question ${index + 1} of ${prompts.length}` : undefined;
         // Keys are positions: the prompts of a record never change order.
         const key = `prompt-${index}`;
+        const label = displayText(prompt.text, LABEL);
+        const header = prompt.header === null ? null : displayText(prompt.header, HEADER);
+        const name = displayText(prompt.header ?? prompt.text, NAME);
         if (kind === 'texts' || prompt.options.length === 0) {
           return (
             <Textarea
               key={key}
-              label={prompt.text}
-              description={prompt.header ? `${place ? `${place} · ` : ''}${prompt.header}` : place}
+              label={label}
+              description={header ? `${place ? `${place} · ` : ''}${header}` : place}
               className={`${classes.textarea} ${classes.grow}`}
               style={{ '--grow-min-rows': 2 } as CSSProperties}
               value={answer.custom}
@@ -70,7 +82,7 @@ export function PromptFields({
           );
         }
         const description = [
-          prompt.header,
+          header,
           place,
           prompt.multiSelect ? 'Choose any that apply.' : 'Choose one.',
         ]
@@ -81,8 +93,12 @@ export function PromptFields({
             <Checkbox
               key={option.label}
               value={option.label}
-              label={option.label}
-              description={option.description ?? undefined}
+              label={displayText(option.label, OPTION)}
+              description={
+                option.description === null
+                  ? undefined
+                  : displayText(option.description, DESCRIPTION)
+              }
               disabled={readOnly}
               {...stopEsc}
             />
@@ -90,8 +106,12 @@ export function PromptFields({
             <Radio
               key={option.label}
               value={option.label}
-              label={option.label}
-              description={option.description ?? undefined}
+              label={displayText(option.label, OPTION)}
+              description={
+                option.description === null
+                  ? undefined
+                  : displayText(option.description, DESCRIPTION)
+              }
               disabled={readOnly}
               {...stopEsc}
             />
@@ -101,7 +121,7 @@ export function PromptFields({
           <TextInput
             label="Or in your own words"
             // Several questions each have this field: the name says which (and keeps the label).
-            aria-label={`Or in your own words: ${prompt.header ?? prompt.text}`}
+            aria-label={`Or in your own words: ${name}`}
             value={answer.custom}
             onChange={(event) => update(index, { custom: event.currentTarget.value })}
             readOnly={readOnly}
@@ -114,7 +134,7 @@ export function PromptFields({
           <div key={key} className={classes.prompt}>
             {prompt.multiSelect ? (
               <Checkbox.Group
-                label={prompt.text}
+                label={label}
                 description={description || undefined}
                 value={answer.selected}
                 onChange={(selected) => update(index, { selected })}
@@ -126,7 +146,7 @@ export function PromptFields({
               </Checkbox.Group>
             ) : (
               <Radio.Group
-                label={prompt.text}
+                label={label}
                 description={description || undefined}
                 value={answer.selected[0] ?? null}
                 onChange={(label) => update(index, { selected: label ? [label] : [] })}
@@ -143,7 +163,7 @@ export function PromptFields({
                 type="button"
                 size="sm"
                 onClick={() => update(index, { selected: [] })}
-                aria-label={`Clear the choice: ${prompt.header ?? prompt.text}`}
+                aria-label={`Clear the choice: ${name}`}
               >
                 Clear the choice
               </Anchor>

@@ -28,7 +28,7 @@ import {
   statusMeta,
 } from '../../utils/question-policy';
 import { answerText, isAskHuman, isNotApplicable } from '../../utils/status';
-import { formatBytes } from '../../utils/text';
+import { cutText, formatBytes, showBidiControls } from '../../utils/text';
 import { Countdown } from '../shared/countdown';
 import { StatusBadge } from '../shared/status-badge';
 import { AnswerForm, type AnswerFormHandle } from './answer-form';
@@ -69,7 +69,7 @@ function LongText({
   return (
     <Stack gap={4}>
       <Text className={className} dir="auto" data-testid={testId}>
-        {long && !all ? `${text.slice(0, slice)}…` : text}
+        {showBidiControls(long && !all ? `${cutText(text, slice)}…` : text)}
       </Text>
       {long && (
         <Anchor component="button" type="button" size="sm" onClick={() => setAll((v) => !v)}>

@@ -8,7 +8,7 @@ import { formatExact } from '@/lib/format-time';
 import { usePainted } from '@/lib/use-painted';
 import type { Question } from '../../api/schemas';
 import { questionPath } from '../../utils/paths';
-import { repeatKeys, truncateText } from '../../utils/text';
+import { displayText, repeatKeys } from '../../utils/text';
 import badge from '../shared/badge.module.css';
 import classes from './question-detail.module.css';
 
@@ -24,7 +24,7 @@ function Tags({ tags }: { tags: string[] }) {
     <Group gap={4}>
       {shown.map((tag, index) => (
         <span key={keys[index]} className={`${badge.badge} ${badge.light} ${classes.tag}`}>
-          {truncateText(tag, 200)}
+          {displayText(tag, 200)}
         </span>
       ))}
       {tags.length > shown.length &&
@@ -115,16 +115,16 @@ export function QuestionDetails({ question }: { question: Question }) {
                 <Tags tags={question.tags} />
               </dd>
               <dt>User</dt>
-              <dd>{question.userId === null ? '—' : truncateText(question.userId, 1000)}</dd>
+              <dd>{question.userId === null ? '—' : displayText(question.userId, 1000)}</dd>
               <dt>Tool</dt>
               <dd>
                 <Text span ff="monospace" size="sm">
-                  {truncateText(question.toolName, 1000)}
+                  {displayText(question.toolName, 1000)}
                 </Text>
               </dd>
               <dt>Answer format</dt>
               <dd>
-                {question.answerFormat === null ? '—' : truncateText(question.answerFormat, 1000)}
+                {question.answerFormat === null ? '—' : displayText(question.answerFormat, 1000)}
               </dd>
               <dt>Asked</dt>
               <dd>

@@ -21,8 +21,10 @@ import { useSession } from '@/lib/session-store';
 import { findCachedQuestion, forgetQuestion } from '../../api/cache';
 import { useQuestionQueries } from '../../api/queries';
 import type { Question } from '../../api/schemas';
+import { type QuestionSource, useQuestionSource } from '../../api/source';
 import { isTextField } from '../../hooks/use-shortcuts';
 import { useSplitView } from '../../hooks/use-split-view';
+import { isAddressableId } from '../../sources/addressable';
 import { truncateText } from '../../utils/text';
 import { LoadFailed } from '../shared/load-failed';
 import { QuestionDetail } from './question-detail';
@@ -32,12 +34,12 @@ import classes from './split-pane.module.css';
 export { PendingTitle } from '../list/pending-title';
 
 /**
- * Ids come from agents and the URL: anything that cannot be an id, or cannot be put in an API
- * address (`.` and `..` are removed by the URL parser: `…/pending_tool_calls/..` is the list), is
- * not asked for.
+ * Ids come from agents and the URL: anything that cannot be an id of its system, or cannot be put
+ * in its API's address (`.` and `..` are removed by the URL parser: `…/pending_tool_calls/..` is
+ * the list), is not asked for.
  */
-export function isPlausibleId(id: string): boolean {
-  return /^[A-Za-z0-9_.:-]{1,128}$/.test(id) && id !== '.' && id !== '..';
+export function isPlausibleId(source: QuestionSource, id: string): boolean {
+  return source.addressable?.(id) ?? isAddressableId(id);
 }
 
 function NotFound({ id, askable }: { id: string; askable: boolean }) {
@@ -57,11 +59,16 @@ function NotFound({ id, askable }: { id: string; askable: boolean }) {
 }
 
 /** Why a question shown from a list cannot be loaded or changed on its own. */
-function readOnlyReason(id: string, copies: Question[] | null, copy: number): string | null {
+function readOnlyReason(
+  id: string,
+  plausible: boolean,
+  copies: Question[] | null,
+  copy: number,
+): string | null {
   const shownId = `“${truncateText(id, 200)}”`;
   if (copies)
     return `The server sent ${copies.length} questions with the id ${shownId} in this list; this is number ${copy}. Actions name a question by its id, so the server could not tell them apart: none of them can be answered or changed here. Tell whoever runs the agent platform.`;
-  if (!isPlausibleId(id))
+  if (!plausible)
     return `Its id ${shownId} cannot be sent to the server in a web address, so this question cannot be refreshed, answered or changed here. Tell whoever runs the agent platform.`;
   return null;
 }
@@ -83,8 +90,9 @@ function QuestionPanel({
   const queryClient = useQueryClient();
   const { pollIntervalMs } = useRuntimeConfig();
   const { state: session } = useSession();
-  const plausible = isPlausibleId(id);
-  const readOnly = readOnlyReason(id, copies, copy);
+  const source = useQuestionSource();
+  const plausible = isPlausibleId(source, id);
+  const readOnly = readOnlyReason(id, plausible, copies, copy);
   const detail = useQuery({
     ...queries.detail(id),
     enabled: readOnly === null && session === 'active',

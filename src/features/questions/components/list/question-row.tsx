@@ -6,7 +6,7 @@ import type { Question, QuestionStatus } from '../../api/schemas';
 import { useStatusNow } from '../../hooks/use-status-now';
 import { displayStatus } from '../../utils/question-policy';
 import { isAskHuman, isNotApplicable, resultSummary } from '../../utils/status';
-import { repeatKeys, truncateText } from '../../utils/text';
+import { displayText, repeatKeys } from '../../utils/text';
 import badge from '../shared/badge.module.css';
 import { Countdown } from '../shared/countdown';
 import { StatusBadge } from '../shared/status-badge';
@@ -89,7 +89,7 @@ export const QuestionRow = memo(function QuestionRow({
       aria-describedby={`${domId}-top ${domId}-meta`}
     >
       <span className={classes.text} dir="auto">
-        {truncateText(question.questionText, 400) || <em>(no question text)</em>}
+        {displayText(question.questionText, 400) || <em>(no question text)</em>}
       </span>
     </a>
   );
@@ -108,7 +108,7 @@ export const QuestionRow = memo(function QuestionRow({
           <input
             type="checkbox"
             className={classes.select}
-            aria-label={`Select${group ? ` ${asks} asks` : ''}: ${truncateText(question.questionText, 120) || question.id}`}
+            aria-label={`Select${group ? ` ${asks} asks` : ''}: ${displayText(question.questionText, 120) || question.id}`}
             checked={group ? groupTicked : selected}
             ref={(box) => {
               if (box && group) box.indeterminate = group.selectedCount > 0 && !groupTicked;
@@ -147,13 +147,13 @@ export const QuestionRow = memo(function QuestionRow({
         )}
         {!isAskHuman(question) && (
           <span className={`${badge.badge} ${badge.mono}`}>
-            {truncateText(question.toolName, 60)}
+            {displayText(question.toolName, 60)}
           </span>
         )}
         {!compact &&
           rowTags.map((tag, index) => (
             <span key={tagKeys[index]} className={`${badge.badge} ${badge.light}`}>
-              {truncateText(tag, 60)}
+              {displayText(tag, 60)}
             </span>
           ))}
         {!compact && question.tags.length > ROW_TAGS && (
@@ -168,7 +168,7 @@ export const QuestionRow = memo(function QuestionRow({
       <div className={classes.meta} id={`${domId}-meta`}>
         {!compact && question.userId && (
           <span className={classes.user} title={question.userId}>
-            {truncateText(question.userId, 80)}
+            {displayText(question.userId, 80)}
           </span>
         )}
         {(!compact || !countdown) && question.createdAt !== null && (
@@ -180,7 +180,7 @@ export const QuestionRow = memo(function QuestionRow({
             {isNotApplicable(question) ? (
               <em>Not applicable</em>
             ) : (
-              `Answer: ${truncateText(summary, 200)}`
+              `Answer: ${displayText(summary, 200)}`
             )}
           </Text>
         )}

@@ -1,5 +1,6 @@
 import { ApiError, isApiError, parseResponse } from '@/lib/api-client';
 import type { UnreadableRecord } from '../../api/schemas';
+import { isAddressableId } from '../addressable';
 import { type OnResponse, sendWire, type WireRequest } from '../http';
 import type { SourceList, SourceQuestion } from '../types';
 import {
@@ -134,7 +135,19 @@ export function createBilbyClient({ sourceId, config, fetchImpl, onResponse }: B
                 (issue) => `${issue.path.join('.') || 'record'}: ${issue.message}`,
               ),
             });
-          } else if ((parsed.data.pendingQuestionCount ?? 0) > 0) {
+          } else if ((parsed.data.pendingQuestionCount ?? 0) === 0) {
+            // Nothing to answer there.
+          } else if (!isAddressableId(parsed.data.id)) {
+            // `conversations/..` is the API root: never asked for; its questions are listed as
+            // unreadable instead of failing every Bilby question with one 404.
+            unreadable.push({
+              index: unreadable.length,
+              id: parsed.data.id,
+              problems: [
+                'id: this conversation id cannot be put in a web address, so its questions cannot be read here',
+              ],
+            });
+          } else {
             ids.push(parsed.data.id);
           }
         }
@@ -149,12 +162,26 @@ export function createBilbyClient({ sourceId, config, fetchImpl, onResponse }: B
       const worker = async () => {
         while (next < ids.length) {
           const index = next++;
+          const id = ids[index] as string;
           try {
-            details[index] = await conversation(ids[index] as string, signal);
+            details[index] = await conversation(id, signal);
           } catch (error) {
+            details[index] = null;
             // Gone between the list and now: nothing to answer there.
-            if (isApiError(error) && error.kind === 'not-found') details[index] = null;
-            else throw error;
+            if (isApiError(error) && error.kind === 'not-found') continue;
+            // The session, the server or the network: the whole source is unavailable.
+            if (
+              !isApiError(error) ||
+              !['bad-response', 'validation', 'conflict'].includes(error.kind)
+            )
+              throw error;
+            // One conversation the server cannot give back as the portal reads it: that one is
+            // listed as unreadable, the others' questions are shown.
+            unreadable.push({
+              index: unreadable.length,
+              id,
+              problems: [`conversation: ${error.message}`],
+            });
           }
         }
       };

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { cutText, displayText, showBidiControls, truncateText } from './text';
+
+describe('agent-written text as it is shown', () => {
+  it('never cuts inside an emoji, a flag or a letter with its accent', () => {
+    const family = '👨‍👩‍👧‍👦';
+    const text = `${'a'.repeat(118)}${family} and more`;
+    const cut = cutText(text, 120);
+    expect(cut).toBe('a'.repeat(118));
+    expect(truncateText(`${'b'.repeat(119)}🇫🇷 rest`, 120)).toBe(`${'b'.repeat(119)}…`);
+    expect(truncateText(`${'c'.repeat(119)}e\u0301 rest`, 120)).toBe(`${'c'.repeat(119)}…`);
+    // Whatever the cut, the result is well-formed UTF-16.
+    for (let max = 1; max < 40; max++) {
+      const sliced = cutText('😀👍🏽🇩🇪'.repeat(10), max);
+      // No lone surrogate at the end.
+      expect(/[\uD800-\uDBFF]$/.test(sliced), String(max)).toBe(false);
+    }
+  });
+
+  it('cuts a megabyte quickly, reading only near the cut', () => {
+    const huge = '🙂'.repeat(500_000);
+    expect(cutText(huge, 121)).toHaveLength(120);
+  });
+
+  it('shows direction overrides and isolates as visible marks, keeping the marks of RTL writing', () => {
+    expect(showBidiControls('invoice\u202Efdp.exe')).toBe('invoice⟨RLO⟩fdp.exe');
+    expect(showBidiControls('a\u2066b\u2069c\u202Ad\u202C')).toBe('a⟨LRI⟩b⟨PDI⟩c⟨LRE⟩d⟨PDF⟩');
+    expect(showBidiControls('שלום\u200Fabc')).toBe('שלום\u200Fabc');
+    expect(displayText(`x\u202E${'y'.repeat(200)}`, 10)).toBe('x⟨RLO⟩yyyyyyyy…');
+  });
+});
