@@ -2,8 +2,11 @@
 // (Reflexio), `vertesia/…` and `bilby/…` with the mock backends themselves (their Hono apps, no
 // server), serves the app from a cache filled at install (so the demo works offline), and keeps
 // each mock's state in IndexedDB.
+
+import { hardenApiResponse, hardenSignInPage } from '../server/api-response';
 import { type DemoBackend, demoBackends, route } from './backends';
 import { DEMO_CSP } from './csp';
+import { demoRefusal } from './guards';
 import { loadState, saveState } from './persist';
 
 // Written by vite.demo.config.ts: every file of the build (relative to the root) and their hash.
@@ -140,11 +143,26 @@ async function answer(backend: DemoBackend, request: Request, path: string): Pro
     headers: request.headers,
     body,
   });
-  return withinScope(await backend.fetch(own), backend.mount);
+  // The same headers the portal server puts on every mock answer: nothing in it runs or frames.
+  const answered = withinScope(await backend.fetch(own), backend.mount);
+  return path === '/__mock/sign-in' ? hardenSignInPage(answered) : hardenApiResponse(answered);
+}
+
+/** The headers the portal server sends with every page: its CSP (frame-ancestors included). */
+function asPage(response: Response): Response {
+  if (response.type === 'opaqueredirect' || response.status === 0) return response;
+  const headers = new Headers(response.headers);
+  headers.set('content-security-policy', DEMO_CSP);
+  headers.set('x-content-type-options', 'nosniff');
+  headers.set('referrer-policy', 'no-referrer');
+  return new Response(response.body, { status: response.status, headers });
 }
 
 async function fromCache(request: Request): Promise<Response> {
-  return (await caches.match(request, { cacheName: CACHE })) ?? fetch(request);
+  const response = (await caches.match(request, { cacheName: CACHE })) ?? (await fetch(request));
+  // A file of the build opened as a page (index.html itself, or framed by another site) gets the
+  // page's headers too: the cache keeps a file's body, not what a server would send with it.
+  return request.mode === 'navigate' ? asPage(response) : response;
 }
 
 /** index.html for every page of the app, with `<base href>` set to the demo's root. */
@@ -171,6 +189,11 @@ sw.addEventListener('fetch', (event) => {
   const routed = route(backends, path);
   if (routed) {
     const { backend } = routed;
+    const refused = demoRefusal(request, routed.path, scope.origin);
+    if (refused) {
+      event.respondWith(hardenApiResponse(refused));
+      return;
+    }
     const answered = answer(backend, request, routed.path);
     // A change is answered once it is saved: the page may be closed (or the worker stopped)
     // the moment it has its answer.

@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { type Context, Hono } from 'hono';
+import { hardenApiResponse, hardenSignInPage } from './api-response';
 import { DEFAULT_MAX_BODY_BYTES, readBodyWithin } from './body-limit';
 import { compress } from './compress';
 import {
@@ -17,7 +18,6 @@ import { mountHealth } from './health';
 import { servePrecompressed } from './precompressed';
 import {
   createUpstreamProxy,
-  hardenApiResponse,
   MOCK_REQUEST_HEADERS,
   type ProxyLog,
   pickHeaders,
@@ -196,7 +196,7 @@ export function createPortalApp(options: PortalOptions): Hono {
       c.env,
     );
     return target.targetPath === '/__mock/sign-in'
-      ? signInPageHeaders(answer)
+      ? hardenSignInPage(answer)
       : hardenApiResponse(answer);
   };
 
@@ -346,23 +346,6 @@ export function withSources(config: unknown, sources: ConfigSource[]): unknown {
         : source,
     ),
   };
-}
-
-/**
- * The mock's stand-in sign-in page is the one page an API path serves as HTML (a browser lands
- * on it): it runs no script, loads nothing, posts only to itself and is never framed.
- */
-function signInPageHeaders(response: Response): Response {
-  const headers = new Headers(response.headers);
-  for (const name of [...headers.keys()]) {
-    if (name.startsWith('access-control-')) headers.delete(name);
-  }
-  headers.set(
-    'content-security-policy',
-    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
-  );
-  headers.set('x-content-type-options', 'nosniff');
-  return new Response(response.body, { status: response.status, headers });
 }
 
 /** Whether a request path names a `.map` file, however it is percent-encoded (`.%6dap`, `%2emap`). */

@@ -1,5 +1,6 @@
 // The API proxy to a real Reflexio: a well-behaved HTTP intermediary that adds the server's API
 // key, passes redirects on to the browser and answers in plain words when the upstream fails.
+import { hardenApiResponse } from './api-response';
 
 export interface Upstream {
   /**
@@ -104,85 +105,6 @@ export function pickHeaders(headers: Headers, names: readonly string[]): Headers
     if (value !== null) kept.set(name, value);
   }
   return kept;
-}
-
-/**
- * The response headers passed back to the browser. An upstream's CORS headers would let another
- * site read an answer the server's key bought; its cookies are for its own name; `Server` and
- * `X-Powered-By` describe the inside of the network. Hop-by-hop headers are for one connection.
- */
-const DROPPED_RESPONSE_HEADERS = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-  'set-cookie',
-  'set-cookie2',
-  'server',
-  'x-powered-by',
-  'content-security-policy',
-  'content-security-policy-report-only',
-  'x-content-type-options',
-  'alt-svc',
-  'strict-transport-security',
-  'public-key-pins',
-  'report-to',
-  'nel',
-  'clear-site-data',
-  'refresh',
-  'link',
-]);
-
-/** What a proxied answer runs in a browser that opens it: nothing. */
-export const API_RESPONSE_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox";
-
-function isJsonType(contentType: string | null): boolean {
-  const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-  return type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
-}
-
-function isHtmlType(contentType: string | null): boolean {
-  const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-  return type === 'text/html' || type === 'application/xhtml+xml';
-}
-
-/** The header that tells the portal's client an upstream answered with a web page (see below). */
-export const UPSTREAM_TYPE_HEADER = 'x-upstream-content-type';
-
-/**
- * An answer from an upstream or a mock, made safe to hand to a browser on the portal's origin:
- * no CORS, cookies, or server banners; `nosniff` and a CSP under which nothing runs. A body that
- * is not JSON is never served as a page: it goes out as plain text, and a web page (a sign-in in
- * front of the API) says so in `X-Upstream-Content-Type`, which is how the portal's client still
- * tells a sign-in page from data.
- */
-export function hardenApiResponse(
-  response: Response,
-  body: BodyInit | null = response.body,
-): Response {
-  const headers = new Headers();
-  const named = (response.headers.get('connection') ?? '')
-    .split(',')
-    .map((name) => name.trim().toLowerCase())
-    .filter(Boolean);
-  response.headers.forEach((value, key) => {
-    if (DROPPED_RESPONSE_HEADERS.has(key) || named.includes(key)) return;
-    if (key.startsWith('access-control-') || key.startsWith('proxy-')) return;
-    if (key.startsWith('cross-origin-')) return;
-    headers.append(key, value);
-  });
-  const contentType = response.headers.get('content-type');
-  if (contentType !== null && !isJsonType(contentType)) {
-    if (isHtmlType(contentType)) headers.set(UPSTREAM_TYPE_HEADER, 'text/html');
-    headers.set('content-type', 'text/plain; charset=utf-8');
-  }
-  headers.set('x-content-type-options', 'nosniff');
-  headers.set('content-security-policy', API_RESPONSE_CSP);
-  headers.set('cross-origin-resource-policy', 'same-origin');
-  return new Response(body, { status: response.status, statusText: response.statusText, headers });
 }
 
 export interface ForwardInput {
