@@ -7,7 +7,10 @@ import { createMockBackend, DEFAULT_MAX_TENANTS, type MockBackend } from '../moc
 import { createBilbyMock } from '../mock/bilby/app';
 import { BILBY_ORGANIZATION_ID } from '../mock/bilby/seed';
 import { createVertesiaMock } from '../mock/vertesia/app';
+import { createAudit, scheduleRetention } from './audit';
+import { auditConfigFromEnv } from './audit-config';
 import { DEFAULT_MAX_BODY_BYTES } from './body-limit';
+import { openTrail, TrailOpenError } from './db/open';
 import { createPortalServer } from './http-server';
 import {
   type ConfigSource,
@@ -32,6 +35,9 @@ const host = env.HOST ?? 'localhost';
 const basePath = normalizeBasePath(env.BASE_PATH);
 const distDir = path.join(root, 'dist');
 const maxBodyBytes = positiveInteger('MAX_BODY_BYTES', DEFAULT_MAX_BODY_BYTES);
+const auditSettings = auditConfigFromEnv(env);
+if (!auditSettings.ok) fail(auditSettings.message);
+const auditConfig = auditSettings.config;
 
 function newestMtime(target: string): number {
   if (!existsSync(target)) return 0;
@@ -151,6 +157,15 @@ async function main() {
     process.exit(1);
   }
   if (!dev && !production) await buildIfNeeded();
+  const trail = await openTrail(auditConfig).catch((error: unknown) =>
+    fail(error instanceof TrailOpenError ? error.message : String(error)),
+  );
+  const audit = createAudit({
+    db: trail.db,
+    identity: auditConfig.identity,
+    answers: auditConfig.answers,
+  });
+  const stopRetention = scheduleRetention(trail.db, auditConfig.retentionDays);
 
   const app = createPortalApp({
     basePath: dev ? '/' : basePath,
@@ -163,6 +178,8 @@ async function main() {
     sources: others.mounted,
     configSources: others.config,
     configFile: path.join(root, 'public', 'config.json'),
+    around: audit.around,
+    portalApi: audit.api,
     allowedHosts: [
       `localhost:${port}`,
       `127.0.0.1:${port}`,
@@ -183,7 +200,7 @@ async function main() {
     handler = (req, res) => {
       const url = req.url ?? '/';
       const toServer =
-        /^\/(api|__mock|(vertesia|bilby)\/(api|__mock))([/?]|$)/.test(url) ||
+        /^\/(api|portal-api|__mock|(vertesia|bilby)\/(api|__mock))([/?]|$)/.test(url) ||
         /^\/(healthz|config\.json)([?]|$)/.test(url);
       if (toServer) honoListener(req, res);
       else vite.middlewares(req, res);
@@ -214,6 +231,9 @@ async function main() {
         : `${name}: mock with demo data at ${at}`;
     console.log(`\n  Questions Inbox ${dev ? '(dev, hot reload) ' : ''}is running at ${url}`);
     console.log(`  ${backendLine('Reflexio', 'REFLEXIO', '/api', upstream)}`);
+    console.log(
+      `  Audit trail: ${trail.where}; reviewer ${auditConfig.identity.header ? `from the ${auditConfig.identity.header} header` : 'named in the browser (no REVIEWER_HEADER)'}`,
+    );
     for (const source of others.mounted) {
       const system = source.name.toUpperCase();
       console.log(
@@ -227,6 +247,8 @@ async function main() {
     beforeClose: () => {
       mock?.close();
       others.close();
+      stopRetention();
+      void trail.db.close();
     },
   });
 }
