@@ -252,7 +252,7 @@ describe('the audit trail, recorded by the server', () => {
   it('ignores a browser-named reviewer when the SSO header decides', async () => {
     const { call } = portal(SSO);
     const [a, b] = await pendingReflexio(call, 2);
-    const forged = { 'x-portal-reviewer': 'mallory' };
+    const forged = { 'x-portal-reviewer': 'mallory', cookie: 'qi_reviewer=mallory' };
     expect(
       (await call('POST', `/api/pending_tool_calls/${a}/cancel`, undefined, forged)).status,
     ).toBe(401);
@@ -273,8 +273,12 @@ describe('the audit trail, recorded by the server', () => {
       'x-portal-reviewer': encodeURIComponent('Zoë'),
     });
     await call('POST', `/api/pending_tool_calls/${b}/cancel`);
+    const [c] = (await pendingReflexio(call, 1)) as [string];
+    await call('POST', `/api/pending_tool_calls/${c}/cancel`, undefined, {
+      cookie: `mock_tenant=default; qi_reviewer=${encodeURIComponent('Ann B')}`,
+    });
     const { entries } = await activity(call);
-    expect(entries.map((e) => e.reviewer)).toEqual(['Reviewer', 'Zoë']);
+    expect(entries.map((e) => e.reviewer)).toEqual(['Ann B', 'Reviewer', 'Zoë']);
   });
 
   it('never forwards an identity header upstream', async () => {
@@ -293,7 +297,7 @@ describe('the audit trail, recorded by the server', () => {
     });
     await app.request('/api/pending_tool_calls/x/cancel', {
       method: 'POST',
-      headers: { ...alice, 'x-portal-reviewer': 'mallory' },
+      headers: { ...alice, 'x-portal-reviewer': 'mallory', cookie: 'qi_reviewer=mallory; a=1' },
     });
     await app.request('/api/pending_tool_calls', { headers: alice });
     expect(seen).toHaveLength(2);
@@ -302,6 +306,7 @@ describe('the audit trail, recorded by the server', () => {
       expect(headers.get('x-forwarded-user')).toBeNull();
       expect(headers.get('x-portal-reviewer')).toBeNull();
     }
+    expect(seen[0]?.get('cookie')).toBe('a=1');
   });
 
   it('keeps a hash or nothing of the answer when AUDIT_ANSWERS says so', async () => {

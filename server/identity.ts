@@ -2,8 +2,13 @@
 // run locally (npm start) the reviewer names themself in the browser, which sends that name in
 // BROWSER_REVIEWER_HEADER. Neither header ever reaches an upstream.
 
-/** The header the portal's pages send with the name typed in "You are …" (local use only). */
+/** The header a client may send with the name typed in "You are …" (local use only). */
 export const BROWSER_REVIEWER_HEADER = 'x-portal-reviewer';
+/**
+ * The cookie the portal's pages keep that name in (SameSite=Strict): every same-origin request
+ * carries it without a line of code in the first screen's JavaScript.
+ */
+export const BROWSER_REVIEWER_COOKIE = 'qi_reviewer';
 export const DEFAULT_REVIEWER = 'Reviewer';
 const MAX_LENGTH = 200;
 
@@ -42,6 +47,14 @@ function decoded(value: string | null): string | null {
   }
 }
 
+function cookie(headers: Headers): string | null {
+  for (const part of (headers.get('cookie') ?? '').split(';')) {
+    const at = part.indexOf('=');
+    if (at > 0 && part.slice(0, at).trim() === BROWSER_REVIEWER_COOKIE) return part.slice(at + 1);
+  }
+  return null;
+}
+
 /** The reviewer of a request, or null when REVIEWER_HEADER is set and the request lacks it. */
 export function readReviewer(headers: Headers, config: IdentityConfig): Reviewer | null {
   if (config.header) {
@@ -50,7 +63,8 @@ export function readReviewer(headers: Headers, config: IdentityConfig): Reviewer
     const name = config.nameHeader ? clean(decoded(headers.get(config.nameHeader))) : null;
     return { id, name, from: 'sso' };
   }
-  const named = clean(decoded(headers.get(BROWSER_REVIEWER_HEADER)));
+  const named =
+    clean(decoded(headers.get(BROWSER_REVIEWER_HEADER))) ?? clean(decoded(cookie(headers)));
   return { id: named ?? DEFAULT_REVIEWER, name: null, from: 'browser' };
 }
 
@@ -62,9 +76,16 @@ export function withoutIdentity(request: Request, config: IdentityConfig): Reque
   const names = [BROWSER_REVIEWER_HEADER, config.header, config.nameHeader].filter(
     (name): name is string => Boolean(name),
   );
-  if (!names.some((name) => request.headers.has(name))) return request;
+  const cookies = request.headers.get('cookie');
+  const kept = cookies
+    ?.split(';')
+    .filter((part) => part.split('=')[0]?.trim() !== BROWSER_REVIEWER_COOKIE)
+    .join(';');
+  if (!names.some((name) => request.headers.has(name)) && kept === cookies) return request;
   const headers = new Headers(request.headers);
   for (const name of names) headers.delete(name);
+  if (kept?.trim()) headers.set('cookie', kept.trim());
+  else headers.delete('cookie');
   return new Request(request.url, { method: request.method, headers, signal: request.signal });
 }
 
