@@ -14,7 +14,7 @@ let timer: ReturnType<typeof setTimeout> | null = null;
 function lastActor(id: string): Promise<ActivityEntry | null> {
   return new Promise((resolve, reject) => {
     waiting.push({ id, resolve, reject });
-    timer ??= setTimeout(flush, 20);
+    if (timer === null) timer = setTimeout(flush, 20);
   });
 }
 
