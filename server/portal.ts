@@ -3,6 +3,7 @@ import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { type Context, Hono } from 'hono';
 import { hardenApiResponse, hardenSignInPage } from './api-response';
+import type { ForwardHook } from './audit';
 import { DEFAULT_MAX_BODY_BYTES, readBodyWithin } from './body-limit';
 import { compress } from './compress';
 import {
@@ -61,6 +62,10 @@ export interface PortalOptions {
   configSources?: ConfigSource[];
   /** Where config.json is read when there is no `distDir` (dev: `public/config.json`). */
   configFile?: string;
+  /** Every forward to a system passes through this (the audit trail, server/audit.ts). */
+  around?: ForwardHook;
+  /** Answers `/portal-api/…`, the portal server's own API (the audit trail's read side). */
+  portalApi?: (request: Request, innerPath: string) => Promise<Response>;
 }
 
 /** One further system behind the portal server (Vertesia, Bilby): a mock or a real server. */
@@ -141,6 +146,8 @@ export function createPortalApp(options: PortalOptions): Hono {
     forward: ReturnType<typeof createUpstreamProxy> | null;
     /** The path the target sees: `/api/…` or `/__mock/…` (the source's prefix taken off). */
     targetPath: string;
+    /** config.json's id and kind of the system behind it. */
+    source: { id: string; kind: string };
   }
 
   const forward = async (c: Context, innerPath: string, target: Target) => {
@@ -164,7 +171,23 @@ export function createPortalApp(options: PortalOptions): Hono {
       ? await readBodyWithin(request, maxBodyBytes)
       : { ok: true as const, body: null };
     if (!read.ok) return refused(c, innerPath, hardenApiResponse(read.response));
+    const send = (request: Request) => sendOn(c, innerPath, target, request, read.body);
+    return options.around
+      ? options.around(
+          { request, body: read.body, source: target.source, targetPath: target.targetPath },
+          send,
+        )
+      : send(request);
+  };
 
+  const sendOn = async (
+    c: Context,
+    innerPath: string,
+    target: Target,
+    request: Request,
+    body: Uint8Array<ArrayBuffer> | null,
+  ) => {
+    const read = { body };
     const incoming = (
       c.env as
         | { incoming?: { socket?: { remoteAddress?: string; encrypted?: boolean } } }
@@ -234,8 +257,17 @@ export function createPortalApp(options: PortalOptions): Hono {
       return c.text(`Not found: the portal is served under ${basePath}`, 404);
     }
     const under = (root: string, path: string) => path === root || path.startsWith(`${root}/`);
-    const reflexio = { mock: options.mock, forward: forwardToUpstream, targetPath: inner };
+    const reflexio = {
+      mock: options.mock,
+      forward: forwardToUpstream,
+      targetPath: inner,
+      source: { id: 'reflexio', kind: 'reflexio' },
+    };
     if (under('/api', inner)) return forward(c, inner, reflexio);
+    if (under('/portal-api', inner) && options.portalApi) {
+      const guarded = runGuards(guards, c.req.raw);
+      return guarded ? refused(c, inner, guarded) : options.portalApi(c.req.raw, inner);
+    }
     if (under('/__mock', inner)) {
       if (options.upstream)
         return c.json({ detail: 'The mock is off: this portal talks to a real Reflexio.' }, 404);
@@ -244,7 +276,12 @@ export function createPortalApp(options: PortalOptions): Hono {
     for (const source of mounted) {
       const rest = inner.slice(source.prefix.length + 1);
       if (!inner.startsWith(`/${source.prefix}/`)) continue;
-      const target = { mock: source.mock, forward: source.forward, targetPath: rest };
+      const target = {
+        mock: source.mock,
+        forward: source.forward,
+        targetPath: rest,
+        source: { id: source.prefix, kind: source.prefix },
+      };
       if (under('/api', rest)) return forward(c, inner, target);
       if (under('/__mock', rest)) {
         if (source.upstream) {

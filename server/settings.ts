@@ -2,6 +2,7 @@
 // the server before it listens, with one line naming the setting and what it accepts: a setting
 // that is only discovered to be wrong when a request needs it turns into a 500 for every reviewer.
 import { DEFAULT_MAX_TENANTS } from '../mock/app';
+import { type AuditConfig, auditConfigFromEnv } from './audit-config';
 import { DEFAULT_MAX_BODY_BYTES } from './body-limit';
 import { normalizeBasePath } from './portal';
 import {
@@ -57,6 +58,8 @@ export interface Settings {
   vertesia: Upstream | undefined;
   bilby: Upstream | undefined;
   bilbyOrganizationId: string | undefined;
+  /** Who the reviewer is and where the trail is kept (audit-config.ts reads those variables). */
+  audit: AuditConfig;
   mock: {
     apiKey: string | null;
     maxTenants: number;
@@ -271,7 +274,10 @@ export function readSettings(env: Env): SettingsResult {
     latencyMs: read.integer('MOCK_LATENCY_MS', 150, 0, 60_000, ' milliseconds'),
   };
 
-  if (read.problems.length > 0) return { ok: false, problems: read.problems };
+  const audit = auditConfigFromEnv(env);
+  if (!audit.ok) read.problems.push(audit.message);
+
+  if (read.problems.length > 0 || !audit.ok) return { ok: false, problems: read.problems };
   return {
     ok: true,
     settings: {
@@ -286,6 +292,7 @@ export function readSettings(env: Env): SettingsResult {
       vertesia,
       bilby,
       bilbyOrganizationId,
+      audit: audit.config,
       mock,
     },
   };

@@ -7,6 +7,8 @@ import { createMockBackend, type MockBackend } from '../mock/app';
 import { createBilbyMock } from '../mock/bilby/app';
 import { BILBY_ORGANIZATION_ID } from '../mock/bilby/seed';
 import { createVertesiaMock } from '../mock/vertesia/app';
+import { createAudit, scheduleRetention } from './audit';
+import { openTrail, TrailOpenError } from './db/open';
 import { createPortalServer } from './http-server';
 import { type ConfigSource, createPortalApp, type MountedSource, type Upstream } from './portal';
 import { withRequestLog } from './request-log';
@@ -28,6 +30,7 @@ if (!checked.ok) {
 const settings = checked.settings;
 const { port, host, basePath, maxBodyBytes } = settings;
 const distDir = path.join(root, 'dist');
+const auditConfig = settings.audit;
 
 function newestMtime(target: string): number {
   if (!existsSync(target)) return 0;
@@ -119,6 +122,18 @@ async function main() {
     process.exit(1);
   }
   if (!dev && !production) await buildIfNeeded();
+  const trail = await openTrail(auditConfig).catch((error: unknown): never => {
+    console.error(
+      `Cannot start: ${error instanceof TrailOpenError ? error.message : String(error)}`,
+    );
+    process.exit(1);
+  });
+  const audit = createAudit({
+    db: trail.db,
+    identity: auditConfig.identity,
+    answers: auditConfig.answers,
+  });
+  const stopRetention = scheduleRetention(trail.db, auditConfig.retentionDays);
 
   const app = createPortalApp({
     basePath: dev ? '/' : basePath,
@@ -131,6 +146,8 @@ async function main() {
     sources: others.mounted,
     configSources: others.config,
     configFile: path.join(root, 'public', 'config.json'),
+    around: audit.around,
+    portalApi: audit.api,
     allowedHosts: [
       `localhost:${port}`,
       `127.0.0.1:${port}`,
@@ -148,7 +165,7 @@ async function main() {
     handler = (req, res) => {
       const url = req.url ?? '/';
       const toServer =
-        /^\/(api|__mock|(vertesia|bilby)\/(api|__mock))([/?]|$)/.test(url) ||
+        /^\/(api|portal-api|__mock|(vertesia|bilby)\/(api|__mock))([/?]|$)/.test(url) ||
         /^\/(healthz|config\.json)([?]|$)/.test(url);
       if (toServer) honoListener(req, res);
       else vite.middlewares(req, res);
@@ -179,6 +196,9 @@ async function main() {
         : `${name}: mock with demo data at ${at}`;
     console.log(`\n  Questions Inbox ${dev ? '(dev, hot reload) ' : ''}is running at ${url}`);
     console.log(`  ${backendLine('Reflexio', 'REFLEXIO', '/api', upstream)}`);
+    console.log(
+      `  Audit trail: ${trail.where}; reviewer ${auditConfig.identity.header ? `from the ${auditConfig.identity.header} header` : 'named in the browser (no REVIEWER_HEADER)'}`,
+    );
     for (const source of others.mounted) {
       const system = source.name.toUpperCase();
       console.log(
@@ -192,6 +212,8 @@ async function main() {
     beforeClose: () => {
       mock?.close();
       others.close();
+      stopRetention();
+      void trail.db.close();
     },
   });
 }

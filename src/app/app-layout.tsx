@@ -2,12 +2,13 @@ import { useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
 import { IconMoon, IconSun } from '@tabler/icons-react';
 import { Link, Outlet, useMatch } from 'react-router';
 import { LoadBoundary, lazyPart } from '@/components/load-boundary';
-import { QUESTION_ROUTE, QUESTIONS_PATH } from '@/config/routes';
+import { ACTIVITY_PATH, QUESTION_ROUTE, QUESTIONS_PATH } from '@/config/routes';
 import { sourcesNeedingKeys, useRuntimeConfig } from '@/config/runtime-config';
 import { useShell } from '@/config/shell-context';
 import { useTokens } from '@/config/token-store';
 import { useIsCovered } from '@/lib/covering-layer';
 import classes from './app-layout.module.css';
+import { HeaderTools } from './audit-parts';
 import { NotificationsToggle } from './notifications-toggle';
 import { StatusBanners } from './status-banners';
 import { useSignedInUser } from './use-signed-in-user';
@@ -100,6 +101,12 @@ export function AppLayout() {
           </Link>
           <div className={classes.tools}>
             <SignedInUser />
+            <LoadBoundary what="Who you are" parts={[HeaderTools]} quiet>
+              <HeaderTools className={classes.user} />
+            </LoadBoundary>
+            <Link to={ACTIVITY_PATH} className={classes.user}>
+              Activity
+            </Link>
             <NotificationsToggle />
             <ColorSchemeToggle />
           </div>

@@ -1,8 +1,10 @@
 import { Component, type ReactNode } from 'react';
-import { Navigate, Route, Routes } from 'react-router';
-import { INBOX_ROUTE, QUESTIONS_PATH } from '@/config/routes';
+import { Navigate, Route, Routes, useSearchParams } from 'react-router';
+import { LoadBoundary } from '@/components/load-boundary';
+import { ACTIVITY_PATH, INBOX_ROUTE, QUESTIONS_PATH } from '@/config/routes';
 import { QuestionsPage } from '@/features/questions/components/list/questions-page';
 import { AppLayout } from './app-layout';
+import { ActivityPage } from './audit-parts';
 import { NotFoundPage } from './not-found-page';
 import { RouteError } from './route-error';
 
@@ -25,6 +27,15 @@ class ScreenErrorBoundary extends Component<{ children: ReactNode }, { error: un
  * gzipped JavaScript to every first visit.
  */
 
+function ActivityRoute() {
+  const [params, setParams] = useSearchParams();
+  return (
+    <LoadBoundary what="The activity page" parts={[ActivityPage]}>
+      <ActivityPage params={params} setParams={setParams} />
+    </LoadBoundary>
+  );
+}
+
 export function AppRoutes() {
   return (
     <ScreenErrorBoundary>
@@ -32,6 +43,7 @@ export function AppRoutes() {
         <Route path="/" element={<AppLayout />}>
           <Route index element={<Navigate to={QUESTIONS_PATH} replace />} />
           <Route path={INBOX_ROUTE.slice(1)} element={<QuestionsPage />} />
+          <Route path={ACTIVITY_PATH.slice(1)} element={<ActivityRoute />} />
           <Route path="*" element={<NotFoundPage />} />
         </Route>
       </Routes>

@@ -12,3 +12,6 @@ export const QUESTION_ROUTE = `${QUESTIONS_PATH}/:id`;
 
 /** The inbox page: the list, with or without an open question. */
 export const INBOX_ROUTE = `${QUESTIONS_PATH}/:id?`;
+
+/** Who did what through the portal (the audit trail). */
+export const ACTIVITY_PATH = '/activity';

@@ -15,6 +15,11 @@ let current: { backend: MockBackend; clock: ReturnType<typeof createManualClock>
 const server = setupServer(
   http.all(`${TEST_ORIGIN}/api/*`, ({ request }) => getMockApi().backend.app.fetch(request)),
   http.all(`${TEST_ORIGIN}/__mock/*`, ({ request }) => getMockApi().backend.app.fetch(request)),
+  // The portal server's own routes (who is signed in, the audit trail) are not there: the unit
+  // tests stand for a portal served without it (nginx alone, a static host).
+  http.all(`${TEST_ORIGIN}/portal-api/*`, () =>
+    Response.json({ detail: 'Not Found' }, { status: 404 }),
+  ),
 );
 
 export function startMockApi() {

@@ -14,7 +14,9 @@ import { IconInfoCircle } from '@tabler/icons-react';
 import { useIsMutating, useMutationState } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { JsonBlock } from '@/components/json-block';
+import { LoadBoundary } from '@/components/load-boundary';
 import { PartBoundary } from '@/components/part-boundary';
+import { useShell } from '@/config/shell-context';
 import { isActionOn } from '../../api/mutations';
 import type { Question } from '../../api/schemas';
 import { useClosedDraftSeen } from '../../hooks/use-closed-draft-seen';
@@ -157,6 +159,7 @@ function QuestionDetailBody({
   const askHuman = isAskHuman(question);
   const answerForm = useRef<AnswerFormHandle>(null);
   const sendingGroup = lookalike !== null && lookalike.sending !== null;
+  const History = useShell().audit?.History;
 
   // What changed since the reviewer last saw the question: the outcomes of their own actions
   // are not news, and neither is what they acknowledged with "Got it".
@@ -338,6 +341,11 @@ function QuestionDetailBody({
         </PartBoundary>
       )}
       {lookalike && <LookalikeDialog state={lookalike} />}
+      {History && (
+        <LoadBoundary what="The history of this question" parts={[History]} quiet>
+          <History questions={lookalike ? lookalike.members : [question]} />
+        </LoadBoundary>
+      )}
       {missing !== undefined && (
         <Text size="sm" c="dimmed" data-testid="missing-actions">
           {missing}

@@ -1,7 +1,9 @@
 import { Text } from '@mantine/core';
 import { IconPencil } from '@tabler/icons-react';
 import { memo, useId } from 'react';
+import { LoadBoundary } from '@/components/load-boundary';
 import { TimeAgo } from '@/components/time-ago';
+import { useShell } from '@/config/shell-context';
 import type { Question, QuestionStatus } from '../../api/schemas';
 import { useStatusNow } from '../../hooks/use-status-now';
 import { displayStatus } from '../../utils/question-policy';
@@ -61,6 +63,7 @@ export const QuestionRow = memo(function QuestionRow({
   viewStatus = null,
 }: QuestionRowProps) {
   const status = displayStatus(question, useStatusNow(question));
+  const ActedBy = useShell().audit?.ActedBy;
   const closed = status !== 'pending';
   const summary = resultSummary(question);
   const rowTags = question.tags.slice(0, ROW_TAGS);
@@ -127,6 +130,11 @@ export const QuestionRow = memo(function QuestionRow({
         )}
         {(status !== viewStatus || isNotApplicable(question)) && (
           <StatusBadge status={status} notApplicable={isNotApplicable(question)} />
+        )}
+        {ActedBy && (status === 'resolved' || status === 'cancelled') && (
+          <LoadBoundary what="Who acted" parts={[ActedBy]} quiet>
+            <ActedBy question={question} />
+          </LoadBoundary>
         )}
         {showSource && (
           <span className={`${badge.badge} ${badge.outline}`} data-source={question.source.id}>

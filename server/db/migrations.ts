@@ -1,0 +1,98 @@
+import type { Db } from './engine';
+
+/**
+ * The trail's schema, one numbered step at a time. A step, once released, is never edited: a
+ * change is a new step. Each runs in its own transaction under an advisory lock, so replicas
+ * starting together on one PostgreSQL apply it once.
+ */
+export const migrations: { version: number; name: string; sql: string }[] = [
+  {
+    version: 1,
+    name: 'audit trail',
+    sql: `
+      CREATE TABLE audit_entries (
+        id bigserial PRIMARY KEY,
+        at timestamptz NOT NULL DEFAULT now(),
+        request_id text NOT NULL,
+        reviewer text NOT NULL,
+        reviewer_name text,
+        source_id text NOT NULL,
+        source_kind text NOT NULL,
+        question_id text NOT NULL,
+        action text NOT NULL,
+        answer text,
+        answer_mode text NOT NULL
+      );
+      CREATE INDEX audit_entries_request ON audit_entries (request_id);
+      CREATE INDEX audit_entries_question ON audit_entries (question_id, id);
+      CREATE INDEX audit_entries_reviewer ON audit_entries (reviewer, id);
+      CREATE INDEX audit_entries_at ON audit_entries (at);
+
+      CREATE TABLE audit_outcomes (
+        request_id text PRIMARY KEY,
+        at timestamptz NOT NULL DEFAULT now(),
+        status integer NOT NULL,
+        detail text
+      );
+
+      -- Append-only: entries are added and, past retention, removed; never changed.
+      CREATE FUNCTION audit_refuse_update() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        RAISE EXCEPTION 'the audit trail is append-only';
+      END $$;
+      CREATE TRIGGER audit_entries_append_only BEFORE UPDATE ON audit_entries
+        FOR EACH ROW EXECUTE FUNCTION audit_refuse_update();
+      CREATE TRIGGER audit_outcomes_append_only BEFORE UPDATE ON audit_outcomes
+        FOR EACH ROW EXECUTE FUNCTION audit_refuse_update();
+    `,
+  },
+];
+
+const LOCK_KEY = 27_000_027;
+
+/** Applies every step the database has not seen; returns the versions applied now. */
+export async function migrate(db: Db): Promise<number[]> {
+  await db.query(
+    `CREATE TABLE IF NOT EXISTS schema_migrations (
+       version integer PRIMARY KEY,
+       name text NOT NULL,
+       applied_at timestamptz NOT NULL DEFAULT now()
+     )`,
+  );
+  const applied: number[] = [];
+  for (const step of migrations) {
+    const done = await db.transaction(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock($1)', [LOCK_KEY]);
+      const seen = await tx.query('SELECT 1 FROM schema_migrations WHERE version = $1', [
+        step.version,
+      ]);
+      if (seen.length > 0) return false;
+      for (const statement of splitStatements(step.sql)) await tx.query(statement);
+      await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
+        step.version,
+        step.name,
+      ]);
+      return true;
+    });
+    if (done) applied.push(step.version);
+  }
+  return applied;
+}
+
+/** Statements split on `;` at a line's end, keeping `$$ … $$` bodies whole. */
+export function splitStatements(sql: string): string[] {
+  const out: string[] = [];
+  let current = '';
+  let inBody = false;
+  for (const line of sql.split('\n')) {
+    current += `${line}\n`;
+    if ((line.match(/\$\$/g) ?? []).length % 2 === 1) inBody = !inBody;
+    if (!inBody && /;\s*$/.test(line)) {
+      const statement = current.trim().replace(/;$/, '');
+      if (statement.replace(/^\s*--.*$/gm, '').trim()) out.push(statement);
+      current = '';
+    }
+  }
+  if (current.trim()) out.push(current.trim());
+  return out;
+}

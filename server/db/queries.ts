@@ -1,0 +1,192 @@
+import type { Queryable } from './engine';
+
+/** The actions the trail knows, as the server names them. */
+export const auditActions = ['answer', 'edit', 'not-applicable', 'cancel', 'resolve-json'] as const;
+export type AuditAction = (typeof auditActions)[number];
+
+export type AnswerMode = 'full' | 'hash' | 'none';
+
+/** What the server records before it forwards an action. */
+export interface AuditAttempt {
+  requestId: string;
+  reviewer: string;
+  reviewerName: string | null;
+  sourceId: string;
+  sourceKind: string;
+  questionId: string;
+  action: AuditAction;
+  /** The answer or result sent, as AUDIT_ANSWERS keeps it (full, SHA-256, or null). */
+  answer: string | null;
+  answerMode: AnswerMode;
+  /** Set by tests and the bench; the database's clock otherwise. */
+  at?: Date;
+}
+
+/** One entry as the read API returns it: the attempt with its outcome, if one was recorded. */
+export interface AuditEntry {
+  id: number;
+  at: string;
+  requestId: string;
+  reviewer: string;
+  reviewerName: string | null;
+  sourceId: string;
+  sourceKind: string;
+  questionId: string;
+  action: string;
+  answer: string | null;
+  answerMode: string;
+  /** The upstream's HTTP status; null when no outcome was recorded (see docs/audit.md). */
+  status: number | null;
+  detail: string | null;
+}
+
+export interface AuditFilter {
+  sourceId?: string;
+  /** The systems' question ids (one question, or each member of a look-alike group). */
+  questionIds?: string[];
+  reviewer?: string;
+  action?: string;
+  /** ISO times, inclusive from, exclusive to. */
+  from?: string;
+  to?: string;
+  /** Case-insensitive text anywhere in the reviewer, question id or answer. */
+  search?: string;
+}
+
+export async function insertAttempts(db: Queryable, attempts: AuditAttempt[]): Promise<void> {
+  if (attempts.length === 0) return;
+  const values: unknown[] = [];
+  const rows = attempts.map((a, index) => {
+    values.push(
+      a.at ?? null,
+      a.requestId,
+      a.reviewer,
+      a.reviewerName,
+      a.sourceId,
+      a.sourceKind,
+      a.questionId,
+      a.action,
+      a.answer,
+      a.answerMode,
+    );
+    const n = index * 10;
+    const p = (i: number) => `$${n + i}`;
+    return `(COALESCE(${p(1)}::timestamptz, now()), ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}, ${p(10)})`;
+  });
+  await db.query(
+    `INSERT INTO audit_entries
+       (at, request_id, reviewer, reviewer_name, source_id, source_kind, question_id, action, answer, answer_mode)
+     VALUES ${rows.join(', ')}`,
+    values,
+  );
+}
+
+export async function insertOutcome(
+  db: Queryable,
+  outcome: { requestId: string; status: number; detail: string | null },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO audit_outcomes (request_id, status, detail) VALUES ($1, $2, $3)
+     ON CONFLICT (request_id) DO NOTHING`,
+    [outcome.requestId, outcome.status, outcome.detail],
+  );
+}
+
+function where(filter: AuditFilter, before: number | null): { sql: string; params: unknown[] } {
+  const clauses: string[] = [];
+  const params: unknown[] = [];
+  const add = (clause: (p: string) => string, value: unknown) => {
+    params.push(value);
+    clauses.push(clause(`$${params.length}`));
+  };
+  if (filter.sourceId) add((p) => `e.source_id = ${p}`, filter.sourceId);
+  if (filter.questionIds?.length)
+    add((p) => `e.question_id = ANY(${p}::text[])`, filter.questionIds);
+  if (filter.reviewer) add((p) => `e.reviewer = ${p}`, filter.reviewer);
+  if (filter.action) add((p) => `e.action = ${p}`, filter.action);
+  if (filter.from) add((p) => `e.at >= ${p}::timestamptz`, filter.from);
+  if (filter.to) add((p) => `e.at < ${p}::timestamptz`, filter.to);
+  if (filter.search) {
+    const pattern = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    add(
+      (p) =>
+        `(e.reviewer ILIKE ${p} OR e.question_id ILIKE ${p} OR e.answer ILIKE ${p} OR e.reviewer_name ILIKE ${p})`,
+      pattern,
+    );
+  }
+  if (before !== null) add((p) => `e.id < ${p}`, before);
+  return { sql: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
+}
+
+const SELECT = `SELECT e.id, e.at, e.request_id, e.reviewer, e.reviewer_name, e.source_id,
+    e.source_kind, e.question_id, e.action, e.answer, e.answer_mode, o.status, o.detail
+  FROM audit_entries e LEFT JOIN audit_outcomes o ON o.request_id = e.request_id`;
+
+interface Row {
+  id: number;
+  at: Date | string;
+  request_id: string;
+  reviewer: string;
+  reviewer_name: string | null;
+  source_id: string;
+  source_kind: string;
+  question_id: string;
+  action: string;
+  answer: string | null;
+  answer_mode: string;
+  status: number | null;
+  detail: string | null;
+}
+
+function toEntry(row: Row): AuditEntry {
+  return {
+    id: Number(row.id),
+    at: new Date(row.at).toISOString(),
+    requestId: row.request_id,
+    reviewer: row.reviewer,
+    reviewerName: row.reviewer_name,
+    sourceId: row.source_id,
+    sourceKind: row.source_kind,
+    questionId: row.question_id,
+    action: row.action,
+    answer: row.answer,
+    answerMode: row.answer_mode,
+    status: row.status === null ? null : Number(row.status),
+    detail: row.detail,
+  };
+}
+
+/** Newest first, `limit` at a time; `nextCursor` continues after the last one, null at the end. */
+export async function listEntries(
+  db: Queryable,
+  filter: AuditFilter,
+  page: { cursor: number | null; limit: number },
+): Promise<{ entries: AuditEntry[]; nextCursor: number | null }> {
+  const { sql, params } = where(filter, page.cursor);
+  const rows = await db.query<Row>(
+    `${SELECT} ${sql} ORDER BY e.id DESC LIMIT ${Math.floor(page.limit) + 1}`,
+    params,
+  );
+  const entries = rows.slice(0, page.limit).map(toEntry);
+  const last = entries.at(-1);
+  return { entries, nextCursor: rows.length > page.limit && last ? last.id : null };
+}
+
+/** Removes entries (and their outcomes) older than `days`; returns how many entries went. */
+export async function pruneOlderThan(
+  db: Queryable,
+  days: number,
+  now = new Date(),
+): Promise<number> {
+  const cutoff = new Date(now.getTime() - days * 86_400_000).toISOString();
+  const removed = await db.query<{ request_id: string }>(
+    'DELETE FROM audit_entries WHERE at < $1::timestamptz RETURNING request_id',
+    [cutoff],
+  );
+  await db.query(
+    `DELETE FROM audit_outcomes o WHERE o.at < $1::timestamptz
+       AND NOT EXISTS (SELECT 1 FROM audit_entries e WHERE e.request_id = o.request_id)`,
+    [cutoff],
+  );
+  return removed.length;
+}

@@ -1,0 +1,188 @@
+import {
+  Alert,
+  Anchor,
+  Button,
+  Group,
+  NativeSelect,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { type FormEvent, useMemo } from 'react';
+import { describeError } from '@/lib/describe-error';
+import { formatExact } from '@/lib/format-time';
+import { activityQueries } from '../api/queries';
+import { activityCsvHref } from '../api/requests';
+import { type ActivityFilter, activityActions } from '../api/schemas';
+import { ACTION_LABELS, accepted } from '../utils/describe';
+
+const FIELDS = ['reviewer', 'source', 'action', 'from', 'to', 'q'] as const;
+
+/** `YYYY-MM-DD` in the URL; the server takes any ISO time. `to` is the whole day. */
+function toServer(filter: ActivityFilter): ActivityFilter {
+  const out = { ...filter };
+  if (out.to && /^\d{4}-\d{2}-\d{2}$/.test(out.to)) {
+    out.to = new Date(Date.parse(`${out.to}T00:00:00`) + 86_400_000).toISOString();
+  }
+  if (out.from && /^\d{4}-\d{2}-\d{2}$/.test(out.from)) {
+    out.from = new Date(Date.parse(`${out.from}T00:00:00`)).toISOString();
+  }
+  return out;
+}
+
+/** The Activity page: who did what through the portal, filtered by what its URL says. */
+export function ActivityPage({
+  params,
+  setParams,
+}: {
+  /** The page's query string and its setter: the route gives them (see header-tools.tsx on why). */
+  params: URLSearchParams;
+  setParams: (next: URLSearchParams) => void;
+}) {
+  const filter = useMemo(() => {
+    const out: ActivityFilter = {};
+    for (const field of FIELDS) {
+      const value = params.get(field);
+      if (value) out[field] = value;
+    }
+    return out;
+  }, [params]);
+  const cursor = Number(params.get('cursor')) || null;
+  const me = useQuery(activityQueries.me());
+  const page = useQuery({
+    ...activityQueries.page(toServer(filter), cursor),
+    enabled: me.data != null,
+    placeholderData: keepPreviousData,
+  });
+
+  const apply = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const next = new URLSearchParams();
+    for (const field of FIELDS) {
+      const value = String(form.get(field) ?? '').trim();
+      if (value) next.set(field, value);
+    }
+    setParams(next);
+  };
+  const goTo = (next: number | null) => {
+    const copy = new URLSearchParams(params);
+    if (next) copy.set('cursor', String(next));
+    else copy.delete('cursor');
+    setParams(copy);
+  };
+
+  if (me.data === null) {
+    return (
+      <Stack maw={960} mx="auto" p="md">
+        <Title order={2}>Activity</Title>
+        <Text>
+          No activity here: this deployment serves the portal without its server, which is what
+          records who did what.
+        </Text>
+      </Stack>
+    );
+  }
+
+  const entries = page.data?.entries;
+  return (
+    <Stack maw={1200} mx="auto" p="md" gap="md">
+      <Title order={2}>Activity</Title>
+      <form onSubmit={apply} key={params.toString()} aria-label="Filter the activity">
+        <Group align="end" gap="sm" wrap="wrap">
+          <TextInput label="Reviewer" name="reviewer" defaultValue={filter.reviewer ?? ''} />
+          <TextInput label="Source" name="source" defaultValue={filter.source ?? ''} w={120} />
+          <NativeSelect
+            label="Action"
+            name="action"
+            defaultValue={filter.action ?? ''}
+            data={[
+              { value: '', label: 'Any' },
+              ...activityActions.map((value) => ({ value, label: ACTION_LABELS[value] ?? value })),
+            ]}
+          />
+          <TextInput label="From" name="from" type="date" defaultValue={filter.from ?? ''} />
+          <TextInput label="To" name="to" type="date" defaultValue={filter.to ?? ''} />
+          <TextInput label="Search" name="q" defaultValue={filter.q ?? ''} />
+          <Button type="submit">Apply</Button>
+          <Anchor href={activityCsvHref(toServer(filter))} download="activity.csv">
+            Download CSV
+          </Anchor>
+        </Group>
+      </form>
+      {me.error || (page.error && !entries) ? (
+        <Alert color="red" title="The activity could not be read">
+          {describeError(me.error ?? page.error).message}{' '}
+          <Button size="compact-sm" variant="light" onClick={() => void page.refetch()}>
+            Retry
+          </Button>
+        </Alert>
+      ) : !entries ? (
+        <Text>Loading the activity…</Text>
+      ) : entries.length === 0 ? (
+        <Text>
+          {Object.keys(filter).length
+            ? 'Nothing matches these filters.'
+            : 'Nothing has been done through the portal yet.'}
+        </Text>
+      ) : (
+        <Table.ScrollContainer minWidth={720}>
+          <Table striped aria-label="Activity, newest first">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Time</Table.Th>
+                <Table.Th>Reviewer</Table.Th>
+                <Table.Th>Action</Table.Th>
+                <Table.Th>Source</Table.Th>
+                <Table.Th>Question</Table.Th>
+                <Table.Th>Outcome</Table.Th>
+                <Table.Th>Answer sent</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {entries.map((entry) => {
+                const ok = accepted(entry);
+                return (
+                  <Table.Tr key={entry.id}>
+                    <Table.Td>
+                      <time dateTime={entry.at}>{formatExact(Date.parse(entry.at))}</time>
+                    </Table.Td>
+                    <Table.Td>{entry.reviewer}</Table.Td>
+                    <Table.Td>{ACTION_LABELS[entry.action] ?? entry.action}</Table.Td>
+                    <Table.Td>{entry.sourceId}</Table.Td>
+                    <Table.Td style={{ wordBreak: 'break-all' }}>{entry.questionId}</Table.Td>
+                    <Table.Td>
+                      {ok === null
+                        ? 'not recorded'
+                        : ok
+                          ? `done (${entry.status})`
+                          : `refused (${entry.status})`}
+                    </Table.Td>
+                    <Table.Td style={{ whiteSpace: 'pre-wrap' }}>{entry.answer ?? ''}</Table.Td>
+                  </Table.Tr>
+                );
+              })}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      <Group gap="sm">
+        {cursor !== null && (
+          <Button variant="default" onClick={() => goTo(null)}>
+            Newest
+          </Button>
+        )}
+        {page.data?.nextCursor != null && (
+          <Button variant="default" onClick={() => goTo(page.data?.nextCursor ?? null)}>
+            Older
+          </Button>
+        )}
+      </Group>
+    </Stack>
+  );
+}
+
+export default ActivityPage;

@@ -1,0 +1,115 @@
+import { Alert, Button, Code, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { TimeAgo } from '@/components/time-ago';
+import { describeError } from '@/lib/describe-error';
+import { activityQueries } from '../api/queries';
+import type { ActivityEntry } from '../api/schemas';
+import { accepted, auditQuestionId, describeEntry, earlierAnswers } from '../utils/describe';
+
+export interface HistorySubject {
+  id: string;
+  source: { id: string; kind: string };
+}
+
+function Entry({
+  entry,
+  earlier,
+  showQuestion,
+}: {
+  entry: ActivityEntry;
+  earlier: string | null | undefined;
+  showQuestion: boolean;
+}) {
+  const ok = accepted(entry);
+  return (
+    <li>
+      <Text size="sm" fw={600} c={ok === false ? 'red.8' : undefined}>
+        {describeEntry(entry)} · <TimeAgo at={Date.parse(entry.at)} />
+        {ok === null && ' · outcome not recorded'}
+      </Text>
+      {showQuestion && (
+        <Text size="xs" c="dimmed">
+          Ask {entry.questionId}
+        </Text>
+      )}
+      {entry.answer !== null && (
+        <Text size="sm" component="div">
+          {entry.answerMode === 'hash' ? 'Answer kept as SHA-256: ' : 'Sent: '}
+          <Code>{entry.answer}</Code>
+        </Text>
+      )}
+      {earlier !== undefined && earlier !== null && (
+        <Text size="sm" c="dimmed" component="div">
+          Earlier answer: <Code>{earlier}</Code>
+        </Text>
+      )}
+    </li>
+  );
+}
+
+/** The drawer's "History": every action on these questions through the portal, newest first. */
+export function QuestionHistory({ questions }: { questions: readonly HistorySubject[] }) {
+  const ids = questions.map(auditQuestionId);
+  const me = useQuery(activityQueries.me());
+  const history = useQuery({ ...activityQueries.questions(ids), enabled: me.data != null });
+  const heading = (
+    <Title order={3} size="h5" id="question-history">
+      History
+    </Title>
+  );
+  if (me.data === null) {
+    return (
+      <section aria-labelledby="question-history">
+        {heading}
+        <Text size="sm" c="dimmed">
+          No history here: this deployment has no portal server to record who did what.
+        </Text>
+      </section>
+    );
+  }
+  let body: React.ReactNode;
+  if (history.data) {
+    const earlier = earlierAnswers(history.data.entries);
+    body =
+      history.data.entries.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          Nothing done here through the portal yet.
+        </Text>
+      ) : (
+        <Stack component="ol" gap="xs" style={{ listStyle: 'none', paddingLeft: 0, margin: 0 }}>
+          {history.data.entries.map((entry) => (
+            <Entry
+              key={entry.id}
+              entry={entry}
+              earlier={earlier.get(entry.id)}
+              showQuestion={ids.length > 1}
+            />
+          ))}
+        </Stack>
+      );
+  } else if (history.error || me.error) {
+    const described = describeError(history.error ?? me.error);
+    body = (
+      <Alert color="red" title="History could not be read">
+        {described.message}{' '}
+        <Button size="compact-sm" variant="light" onClick={() => void history.refetch()}>
+          Retry
+        </Button>
+      </Alert>
+    );
+  } else {
+    body = (
+      <Text size="sm" c="dimmed">
+        Loading history…
+      </Text>
+    );
+  }
+  return (
+    <Stack component="section" aria-labelledby="question-history" gap="xs">
+      {heading}
+      {body}
+    </Stack>
+  );
+}
+
+export default QuestionHistory;

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import type { ActivityEntry } from '../api/schemas';
+import { auditQuestionId, describeEntry, earlierAnswers, shortReviewer } from './describe';
+
+const entry = (overrides: Partial<ActivityEntry>): ActivityEntry => ({
+  id: 1,
+  at: '2026-12-01T10:00:00.000Z',
+  requestId: 'r',
+  reviewer: 'alice@example.com',
+  reviewerName: null,
+  sourceId: 'reflexio',
+  sourceKind: 'reflexio',
+  questionId: 'q1',
+  action: 'answer',
+  answer: 'Yes',
+  answerMode: 'full',
+  status: 200,
+  detail: null,
+  ...overrides,
+});
+
+describe('describing the trail', () => {
+  it('says who did what, and when the system refused it', () => {
+    expect(describeEntry(entry({}))).toBe('Answered by alice@example.com');
+    expect(describeEntry(entry({ action: 'edit', reviewerName: 'Bob', reviewer: 'bob@x' }))).toBe(
+      'Edited by Bob (bob@x)',
+    );
+    expect(describeEntry(entry({ status: 409 }))).toBe(
+      'Answer by alice@example.com refused (HTTP 409)',
+    );
+  });
+
+  it('pairs each edit with the answer it replaced', () => {
+    const entries = [
+      entry({ id: 3, action: 'edit', answer: 'Maybe' }),
+      entry({ id: 2, action: 'answer', answer: 'No', status: 409 }),
+      entry({ id: 1, action: 'answer', answer: 'Yes' }),
+    ];
+    expect(earlierAnswers(entries).get(3)).toBe('Yes');
+  });
+
+  it('finds the system’s own question id and a short name', () => {
+    const vertesia = { id: 'vertesia:ask-1', source: { id: 'vertesia', kind: 'vertesia' } };
+    expect(auditQuestionId(vertesia)).toBe('ask-1');
+    expect(auditQuestionId({ id: 'tc_1', source: { id: 'reflexio', kind: 'reflexio' } })).toBe(
+      'tc_1',
+    );
+    expect(shortReviewer('alice@example.com')).toBe('alice');
+  });
+});

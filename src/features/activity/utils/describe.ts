@@ -1,0 +1,63 @@
+import type { ActivityEntry } from '../api/schemas';
+
+const VERBS: Record<string, string> = {
+  answer: 'Answered',
+  edit: 'Edited',
+  'not-applicable': 'Marked not applicable',
+  cancel: 'Cancelled',
+  'resolve-json': 'Resolved',
+};
+
+export const ACTION_LABELS: Record<string, string> = {
+  answer: 'Answer',
+  edit: 'Edit',
+  'not-applicable': 'Not applicable',
+  cancel: 'Cancel',
+  'resolve-json': 'Resolve (JSON)',
+};
+
+/** "Answered by alice@example.com"; a refusal says so ("Answer refused (HTTP 409) for …"). */
+export function describeEntry(entry: ActivityEntry): string {
+  const who = entry.reviewerName ? `${entry.reviewerName} (${entry.reviewer})` : entry.reviewer;
+  if (entry.status !== null && (entry.status === 0 || entry.status >= 400)) {
+    const what = ACTION_LABELS[entry.action] ?? entry.action;
+    return `${what} by ${who} refused (${entry.status === 0 ? 'no answer' : `HTTP ${entry.status}`})`;
+  }
+  return `${VERBS[entry.action] ?? entry.action} by ${who}`;
+}
+
+/** Whether the system took the action (2xx); null: the outcome was never recorded. */
+export function accepted(entry: ActivityEntry): boolean | null {
+  if (entry.status === null) return null;
+  return entry.status >= 200 && entry.status < 300;
+}
+
+/**
+ * For each edit, the answer it replaced: the answer of the accepted entry before it on the same
+ * question. Entries are newest first.
+ */
+export function earlierAnswers(entries: readonly ActivityEntry[]): Map<number, string | null> {
+  const earlier = new Map<number, string | null>();
+  entries.forEach((entry, index) => {
+    if (entry.action !== 'edit') return;
+    const before = entries
+      .slice(index + 1)
+      .find((other) => other.questionId === entry.questionId && accepted(other) !== false);
+    if (before) earlier.set(entry.id, before.answer);
+  });
+  return earlier;
+}
+
+/** The id the trail keeps for a question: the system's own (the inbox prefixes other systems'). */
+export function auditQuestionId(question: { id: string; source: { id: string; kind: string } }) {
+  const prefix = `${question.source.id}:`;
+  return question.source.kind !== 'reflexio' && question.id.startsWith(prefix)
+    ? question.id.slice(prefix.length)
+    : question.id;
+}
+
+/** "alice" from "alice@example.com": what a list row has room for. */
+export function shortReviewer(reviewer: string): string {
+  const at = reviewer.indexOf('@');
+  return at > 0 ? reviewer.slice(0, at) : reviewer;
+}
