@@ -64,12 +64,15 @@ describe('capDepth', () => {
     expect(capDepth(value, 3)).toBe(value);
   });
 
-  it('cuts a value 10,000 levels deep to a marker that says how much was left out', () => {
+  it('cuts a value 10,000 levels deep at 256, its marker standing for the levels left out', () => {
     let deep: Record<string, unknown> = { leaf: true };
     for (let level = 0; level < 10_000; level++) deep = { deep };
-    const capped = capDepth(deep, 64);
-    expect(jsonDepth(capped).depth).toBeLessThanOrEqual(64);
-    expect(JSON.stringify(capped)).toContain('more levels');
+    const capped = capDepth(deep);
+    // 256 levels of objects, the last a marker; read back, the depth is the real one.
+    expect(JSON.stringify(capped).split('{').length - 1).toBe(256);
+    expect(jsonDepth(capped).depth).toBe(10_001);
+    expect(jsonText(capped, { maxDepth: 10 }).text).toContain('{ … 9,991 more levels }');
+    expect(jsonText(capped, { maxDepth: 200 }).text).toContain('{ … 9,801 more levels }');
     // What is left structured-clones and stringifies without overflowing the stack.
     expect(() => structuredClone(capped)).not.toThrow();
   });

@@ -33,6 +33,12 @@ export function jsonDepth(
   while (stack.length > 0) {
     const [node, depth] = stack.pop() as [unknown, number];
     if (node === null || typeof node !== 'object') continue;
+    const left = cutLevels(node);
+    if (left !== null) {
+      // What capDepth left out counts as the levels it was.
+      if (depth - 1 + left > max) max = depth - 1 + left;
+      continue;
+    }
     if (depth > max) max = depth;
     if (++visited > budget) return { depth: max, exact: false };
     for (const child of Object.values(node)) {
@@ -64,6 +70,12 @@ export function jsonText(value: unknown, options: JsonTextOptions = {}): JsonTex
       const room = maxChars - length + 1;
       const value = typeof node === 'string' && node.length > room ? node.slice(0, room) : node;
       push(JSON.stringify(value) ?? 'null');
+      return;
+    }
+    const cutHere = cutLevels(node);
+    if (cutHere !== null) {
+      cutByDepth = true;
+      push(`{ … ${cutHere.toLocaleString('en')} more level${cutHere === 1 ? '' : 's'} }`);
       return;
     }
     const isArray = Array.isArray(node);
@@ -101,12 +113,30 @@ export function jsonText(value: unknown, options: JsonTextOptions = {}): JsonTex
 }
 
 /**
- * Agent-written JSON no deeper than `maxDepth` levels: the value itself when it is within them
- * (checked without recursion, the common case, no copy), else a copy whose deeper parts are a
- * marker string. Everything downstream that walks a value recursively (React Query's structural
- * sharing, the browser's structured clone, JSON.stringify) then stays far from the stack's limit.
+ * The key of what capDepth puts in place of the levels it leaves out: `{"…levels": 9936}`. jsonDepth
+ * and jsonText count and show it as those levels, so the reviewer still reads the real depth.
  */
-export function capDepth<T>(value: T, maxDepth = 64): T {
+export const CUT_LEVELS_KEY = '\u2026levels';
+
+/** The levels a capDepth marker stands for, or null for any other value. */
+function cutLevels(node: object): number | null {
+  if (Array.isArray(node)) return null;
+  const keys = Object.keys(node);
+  if (keys.length !== 1 || keys[0] !== CUT_LEVELS_KEY) return null;
+  const levels = (node as Record<string, unknown>)[CUT_LEVELS_KEY];
+  return typeof levels === 'number' && levels > 0 ? levels : null;
+}
+
+/**
+ * Agent-written JSON no deeper than `maxDepth` levels (more than the drawer shows, far less than
+ * a stack holds): the value itself when it is within them
+ * (checked without recursion, the common case, no copy), else a copy whose deeper parts are each
+ * a marker that stands for the levels left out. Everything downstream that walks a value
+ * recursively (React Query's structural sharing, the browser's structured clone,
+ * JSON.stringify) then stays far from the stack's limit, and the reviewer still reads how deep
+ * it went.
+ */
+export function capDepth<T>(value: T, maxDepth = 256): T {
   if (value === null || typeof value !== 'object') return value;
   const stack: Array<[unknown, number]> = [[value, 1]];
   let within = true;
@@ -123,9 +153,9 @@ export function capDepth<T>(value: T, maxDepth = 64): T {
   if (within) return value;
   const copy = (node: unknown, level: number): unknown => {
     if (node === null || typeof node !== 'object') return node;
-    if (level >= maxDepth) {
-      const { depth, exact } = jsonDepth(node);
-      return `… ${exact ? '' : 'at least '}${depth.toLocaleString('en')} more levels`;
+    if (level >= maxDepth - 1) {
+      const { depth } = jsonDepth(node);
+      return { [CUT_LEVELS_KEY]: depth };
     }
     if (Array.isArray(node)) return node.map((item) => copy(item, level + 1));
     return Object.fromEntries(

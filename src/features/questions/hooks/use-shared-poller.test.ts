@@ -1,6 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TabLeader } from '@/lib/tab-leader';
+import { decodeTabMessage } from '../utils/tab-message-schema';
 import { createSharedPoller, type SharedPoller } from './use-shared-poller';
 
 /** The tabs' BroadcastChannel, delivering at once to every other member. */
@@ -67,6 +68,7 @@ describe('createSharedPoller', () => {
       baseMs: 10_000,
       leader,
       channel: hub(),
+      decode: decodeTabMessage,
     });
     pollers.push(poller);
     return { leader, queryClient, poller };

@@ -6,7 +6,7 @@ import { createTabLeader, type TabLeader } from '@/lib/tab-leader';
 import { questionKeys } from '../api/queries';
 import type { QuestionList } from '../api/schemas';
 import { useQuestionSource } from '../api/source';
-import { decodeTabMessage, encodeTabMessage, type TabMessage } from '../utils/tab-messages';
+import { encodeTabMessage, type TabMessage } from '../utils/tab-messages';
 
 /** The slowest the lists are polled while nothing changes. */
 export const MAX_POLL_MS = 60_000;
@@ -36,12 +36,34 @@ export interface SharedPoller {
   dispose(): void;
 }
 
+type Decode = (data: unknown) => TabMessage | null;
+
+/**
+ * Reads what arrives on the channel with tab-message-schema.ts, fetched with the first message
+ * (a follower's, usually a second or later after the page painted): the schema is no part of the
+ * first download. Messages that arrive while it loads are read in the order they came.
+ */
+function lazyDecode(): (data: unknown) => TabMessage | null | Promise<TabMessage | null> {
+  let decode: Decode | null = null;
+  let loading: Promise<Decode> | null = null;
+  return (data) => {
+    if (decode) return decode(data);
+    loading ??= import('../utils/tab-message-schema').then(({ decodeTabMessage }) => {
+      decode = decodeTabMessage;
+      return decodeTabMessage;
+    });
+    return loading.then((loaded) => loaded(data)).catch(() => null);
+  };
+}
+
 interface PollerOptions {
   name: string;
   queryClient: QueryClient;
   baseMs: number;
   leader?: TabLeader;
   channel?: BroadcastChannel | null;
+  /** How what arrives is read (tests pass tab-message-schema.ts's decoder itself). */
+  decode?: (data: unknown) => TabMessage | null | Promise<TabMessage | null>;
 }
 
 function isListKey(key: QueryKey): boolean {
@@ -54,6 +76,7 @@ export function createSharedPoller({
   baseMs,
   leader = createTabLeader(`questions-inbox:poller:${name}`),
   channel = leader.shared ? new BroadcastChannel(`questions-inbox:lists:${name}`) : null,
+  decode = lazyDecode(),
 }: PollerOptions): SharedPoller {
   const listeners = new Set<() => void>();
   const lastData = new Map<string, unknown>();
@@ -151,7 +174,11 @@ export function createSharedPoller({
   });
 
   const onMessage = (event: MessageEvent<unknown>) => {
-    const message = decodeTabMessage(event.data);
+    const decoded = decode(event.data);
+    if (decoded instanceof Promise) void decoded.then(handle);
+    else handle(decoded);
+  };
+  const handle = (message: TabMessage | null) => {
     if (message === null) return;
     if (message.type === 'list') {
       const query = queryClient.getQueryCache().find({ queryKey: message.key, exact: true });

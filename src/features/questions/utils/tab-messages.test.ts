@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type Question, REFLEXIO_ORIGIN } from '../api/schemas';
-import { decodeTabMessage, encodeTabMessage, MAX_LIST_MESSAGE_CHARS } from './tab-messages';
+import { decodeTabMessage } from './tab-message-schema';
+import { encodeTabMessage, MAX_LIST_MESSAGE_CHARS } from './tab-messages';
 
 const key = ['questions', 'list', { status: 'pending' }];
 const question: Question = {
