@@ -18,7 +18,10 @@ export interface Db extends Queryable {
 /** PGlite in `dataDir`, or in memory when `dataDir` is null (tests). */
 export async function openEmbedded(dataDir: string | null): Promise<Db> {
   const { PGlite } = await import('@electric-sql/pglite');
-  const pg = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+  // Trigrams for the Activity page's search (migration 2), as PostgreSQL's contrib has them.
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  const options = { extensions: { pg_trgm } };
+  const pg = dataDir ? await PGlite.create(dataDir, options) : await PGlite.create(options);
   const run = async <T>(
     target: { query: (sql: string, params?: unknown[]) => Promise<{ rows: unknown[] }> },
     sql: string,

@@ -46,19 +46,40 @@ export const migrations: { version: number; name: string; sql: string }[] = [
         FOR EACH ROW EXECUTE FUNCTION audit_refuse_update();
     `,
   },
+  {
+    // The Activity page's filters answer a page of 50 over 100,000 entries in under 50 ms: by
+    // action or source (newest first), and a search in any of the text columns (trigrams; the
+    // expression is the one queries.ts searches, the columns joined by a character no one types).
+    version: 2,
+    name: 'activity filters',
+    sql: `
+      CREATE INDEX audit_entries_action ON audit_entries (action, id);
+      CREATE INDEX audit_entries_source ON audit_entries (source_id, id);
+      CREATE EXTENSION IF NOT EXISTS pg_trgm;
+      CREATE INDEX audit_entries_search ON audit_entries USING gin (
+        (reviewer || chr(1) || question_id || chr(1) || coalesce(answer, '') || chr(1) ||
+          coalesce(reviewer_name, '')) gin_trgm_ops
+      );
+    `,
+  },
 ];
 
 const LOCK_KEY = 27_000_027;
 
 /** Applies every step the database has not seen; returns the versions applied now. */
 export async function migrate(db: Db): Promise<number[]> {
-  await db.query(
-    `CREATE TABLE IF NOT EXISTS schema_migrations (
-       version integer PRIMARY KEY,
-       name text NOT NULL,
-       applied_at timestamptz NOT NULL DEFAULT now()
-     )`,
-  );
+  // Under the lock too: two replicas creating the table at once can both pass IF NOT EXISTS, and
+  // one then fails on PostgreSQL's catalog ("duplicate key … pg_type_typname_nsp_index").
+  await db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [LOCK_KEY]);
+    await tx.query(
+      `CREATE TABLE IF NOT EXISTS schema_migrations (
+         version integer PRIMARY KEY,
+         name text NOT NULL,
+         applied_at timestamptz NOT NULL DEFAULT now()
+       )`,
+    );
+  });
   const applied: number[] = [];
   for (const step of migrations) {
     const done = await db.transaction(async (tx) => {
