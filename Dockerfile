@@ -15,6 +15,9 @@ COPY package.json package-lock.json .npmrc ./
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build
+# Where the embedded audit trail lives (DATA_DIR, default ./data): made here to be copied on
+# owned by the server's user (docs/audit.md; with DATABASE_URL it stays empty).
+RUN mkdir -p data
 
 # ---- 2. Runtime dependencies only (hono, @hono/node-server, zod; no Vite, no tsx). The npm
 # cache of this stage stays behind: only node_modules is copied on. ----
@@ -33,7 +36,11 @@ COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/package.json ./
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/dist-server ./dist-server
-# The image's files stay root's: the server only reads them (readOnlyRootFilesystem works).
+# The image's files stay root's: the server only reads them (readOnlyRootFilesystem works). The
+# one folder it writes is the embedded audit trail's: mount a volume there to keep it, or set
+# DATABASE_URL (several replicas must: one folder serves one process).
+COPY --from=build --chown=node:node /app/data ./data
+VOLUME /app/data
 USER node
 EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=3s CMD wget -qO- http://127.0.0.1:8080/healthz || exit 1

@@ -177,7 +177,7 @@ describe('the Dockerfile, step by step in clean folders', () => {
         await run(args, inStage(stage, '.'), stage.env);
       } else if (op === 'CMD') {
         stage.cmd = JSON.parse(args) as string[];
-      } else if (!['USER', 'EXPOSE', 'HEALTHCHECK'].includes(op)) {
+      } else if (!['USER', 'EXPOSE', 'HEALTHCHECK', 'VOLUME'].includes(op)) {
         throw new Error(`the test does not know Dockerfile instruction ${op}`);
       }
     }

@@ -70,6 +70,8 @@ interface Running {
 
 async function startBuilt(extraEnv: Record<string, string> = {}): Promise<Running> {
   const port = await freePort();
+  // One trail folder per server: a folder serves one process (the second is refused).
+  const dataDir = path.join(dir, `data-${port}`);
   let out = '';
   const child = spawn(
     process.execPath,
@@ -83,6 +85,7 @@ async function startBuilt(extraEnv: Record<string, string> = {}): Promise<Runnin
         HOST: '127.0.0.1',
         MOCK_SIMULATOR_SECONDS: '0',
         MOCK_LATENCY_MS: '0',
+        DATA_DIR: dataDir,
         ...extraEnv,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -98,7 +101,8 @@ async function startBuilt(extraEnv: Record<string, string> = {}): Promise<Runnin
     child.on('exit', (code) => resolve({ code, at: Date.now() })),
   );
   const origin = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
+  // A new trail folder is made at the first start (PGlite's initdb: ~8 s on a quiet machine).
+  const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the server exited:\n${out}`);
     const ok = await fetch(`${origin}/healthz`).then(
@@ -126,7 +130,7 @@ describe('the compiled production server', () => {
   });
 
   it('serves the portal, compressed assets, /healthz and JSON log lines', {
-    timeout: 60_000,
+    timeout: 120_000,
   }, async () => {
     const server = await startBuilt();
     try {
@@ -163,7 +167,7 @@ describe('the compiled production server', () => {
   });
 
   it('on SIGTERM finishes the request in flight, refuses new connections, closes idle ones and exits 0 within 10 s', {
-    timeout: 60_000,
+    timeout: 120_000,
   }, async () => {
     const server = await startBuilt();
     // Whatever fails below, the server does not outlive the test.

@@ -74,8 +74,11 @@ function servicesFor(sources: readonly object[]) {
   return createServices(config, new URL(`${TEST_ORIGIN}/`), { retries: false });
 }
 
+// A Date header is whole seconds, and the estimate takes half the round trip: on a loaded shared
+// machine that round trip alone has been over 200 ms (an error of 1.2 s seen). The offsets told
+// apart here are minutes apart, so 5 s still fails any mix-up of sources.
 const near = (actual: number, expected: number) =>
-  expect(Math.abs(actual - expected)).toBeLessThanOrEqual(1_100);
+  expect(Math.abs(actual - expected)).toBeLessThanOrEqual(5_000);
 
 describe('each system’s own server time', () => {
   it('every source’s responses feed its own estimate, keyed by the source’s id', async () => {
