@@ -102,6 +102,15 @@ function answerField(box: HTMLElement | null, fields: HTMLElement | null): HTMLE
   return box ?? fields?.querySelector<HTMLElement>('textarea, input:not([type="hidden"])') ?? null;
 }
 
+/**
+ * A digit is a quick answer only while the cursor is in this question (its drawer or pane): beside
+ * the list a row may have it, and a digit typed there must not write into the question open.
+ */
+function cursorInQuestion(box: HTMLElement): boolean {
+  const question = box.closest('[role="dialog"]');
+  return question?.contains(document.activeElement) ?? false;
+}
+
 function initialText(question: Question, mode: AnswerMode): string {
   if (mode === 'edit') return isNotApplicable(question) ? '' : (answerText(question) ?? '');
   if (mode === 'json') return jsonResultTemplate(question.answerFormat, question.args);
@@ -185,7 +194,7 @@ export function AnswerForm({
         choices.slice(0, 9).map((option, index) => [
           String(index + 1),
           (event: KeyboardEvent) => {
-            if (closed || !box.current) return;
+            if (closed || !box.current || !cursorInQuestion(box.current)) return;
             event.preventDefault();
             pickQuick(option);
           },

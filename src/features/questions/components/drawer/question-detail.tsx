@@ -189,8 +189,15 @@ function QuestionDetailBody({
     // Opening a question (or stepping to the next with j/k) puts the cursor on the drawer, never
     // in the answer box: a shortcut pressed next must not be typed into an answer. `a` or Enter
     // goes to the box. (The focus trap chose the close button before the question had loaded.)
+    // Beside the list (split view) a row clicked or opened with Enter keeps the cursor otherwise,
+    // and a digit typed there would be a quick answer to a question the row is not.
     const active = document.activeElement;
-    if (!active || active === document.body || active.matches('.mantine-Drawer-close'))
+    if (
+      !active ||
+      active === document.body ||
+      active.matches('.mantine-Drawer-close') ||
+      active.closest('[data-question-id]')
+    )
       statusLine.current?.focus();
   }, []);
   useEffect(() => {
@@ -209,6 +216,8 @@ function QuestionDetailBody({
         tabIndex={-1}
         className={classes.statusLine}
         data-drawer-home
+        // Where the drawer's focus trap puts the cursor (not its close button: Enter there closes).
+        data-autofocus
       >
         <StatusBadge status={policy.status} size="lg" notApplicable={isNotApplicable(question)} />
         {question.status === 'pending' &&
