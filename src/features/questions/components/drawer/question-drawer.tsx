@@ -218,6 +218,7 @@ function DrawerView({
       position="right"
       size="min(46rem, 100%)"
       title="Question"
+      classNames={{ inner: classes.drawerInner, body: classes.drawerBody }}
       returnFocus={false}
       closeButtonProps={{ 'aria-label': 'Close question' }}
       transitionProps={{ duration: 150 }}

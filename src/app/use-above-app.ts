@@ -1,0 +1,33 @@
+import { type RefObject, useLayoutEffect } from 'react';
+
+/**
+ * How much of what sits above the app (the static demo's banner, an embedding host's bar) is still
+ * on screen, as `--qi-above-app` on the root element: fixed layers (the open question's pane and
+ * drawer) start below it instead of being covered by it or covering it.
+ */
+export function useAboveApp(shell: RefObject<HTMLElement | null>) {
+  useLayoutEffect(() => {
+    const node = shell.current;
+    if (!node) return;
+    const root = document.documentElement;
+    let shown = -1;
+    const place = () => {
+      const above = Math.max(0, Math.round(node.getBoundingClientRect().top));
+      if (above === shown) return;
+      shown = above;
+      root.style.setProperty('--qi-above-app', `${above}px`);
+    };
+    place();
+    window.addEventListener('scroll', place, { passive: true });
+    window.addEventListener('resize', place);
+    // The banner's text changes (Reset demo) and wraps: the body's size follows.
+    const observer = new ResizeObserver(place);
+    observer.observe(document.body);
+    return () => {
+      window.removeEventListener('scroll', place);
+      window.removeEventListener('resize', place);
+      observer.disconnect();
+      root.style.removeProperty('--qi-above-app');
+    };
+  }, [shell]);
+}
