@@ -12,7 +12,7 @@ import {
 } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useIsMutating, useMutationState } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { JsonBlock } from '@/components/json-block';
 import { PartBoundary } from '@/components/part-boundary';
 import { isActionOn } from '../../api/mutations';
@@ -50,7 +50,11 @@ import { QuestionDetails, SupersededLink } from './question-details';
 const LONG_TEXT = 20_000;
 const ANSWER_SLICE = 5_000;
 
-/** Agent-written text sliced at LONG_TEXT characters, whole on request (megabytes freeze a tab). */
+/**
+ * Agent-written text sliced at LONG_TEXT characters, whole on request (megabytes freeze a tab), and
+ * shown at most CLIPPED_HEIGHT tall at first: a long text (a 1,500-character signature, pasted
+ * logs) would otherwise push the answer box below the fold.
+ */
 function LongText({
   text,
   what,
@@ -66,14 +70,36 @@ function LongText({
 }) {
   const [all, setAll] = useState(false);
   const long = text.length > slice;
+  const shown = long && !all ? `${text.slice(0, slice)}…` : text;
+  const box = useRef<HTMLParagraphElement>(null);
+  const [overflows, setOverflows] = useState(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new text of the same clipped height resizes nothing the observer sees: measured again.
+  useLayoutEffect(() => {
+    const node = box.current;
+    if (!node || all) return;
+    const measure = () => setOverflows(node.scrollHeight > node.clientHeight + 1);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(node);
+    return () => observer.disconnect();
+  }, [all, shown]);
+  const clipped = !all && overflows;
   return (
     <Stack gap={4}>
-      <Text className={className} dir="auto" data-testid={testId}>
-        {long && !all ? `${text.slice(0, slice)}…` : text}
+      <Text
+        ref={box}
+        className={`${className ?? ''} ${all ? '' : classes.clip}`}
+        dir="auto"
+        data-testid={testId}
+        data-clipped={clipped || undefined}
+      >
+        {shown}
       </Text>
-      {long && (
+      {(long || clipped || all) && (
         <Anchor component="button" type="button" size="sm" onClick={() => setAll((v) => !v)}>
-          {all ? 'Show less' : `Show the whole ${what} (${formatBytes(text.length)})`}
+          {all
+            ? 'Show less'
+            : `Show the whole ${what}${long ? ` (${formatBytes(text.length)})` : ''}`}
         </Anchor>
       )}
     </Stack>
