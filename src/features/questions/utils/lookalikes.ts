@@ -1,4 +1,5 @@
 import type { Question } from '../api/schemas';
+import { sourceActionsOf } from './question-policy';
 
 /** Trimmed, inner whitespace collapsed, lower-cased: how two asks of the same words compare. */
 export function normalizeQuestionText(text: string): string {
@@ -9,7 +10,9 @@ export function normalizeQuestionText(text: string): string {
  * What makes two questions the same question, or null when nothing can tell (they then stand
  * alone). Reflexio: same source, `scope_hash`, tool and `dedup_key`. Without a dedup key: the same
  * normalized text from the same scope or asker (Vertesia's agent, Bilby's conversation). Never
- * across scopes: the same words asked for two users can need two answers.
+ * across scopes: the same words asked for two users can need two answers. A system whose askers
+ * are interchangeable (Bilby's conversations, `lookalikesAcross`) groups the same text with the
+ * same options from any of them.
  */
 export function lookalikeKey(question: Question): string | null {
   const { source, scopeHash, dedupKey, asker, toolName } = question;
@@ -18,6 +21,16 @@ export function lookalikeKey(question: Question): string | null {
   if (scopeHash === null && asker === null) return null;
   const text = normalizeQuestionText(question.questionText);
   if (!text) return null;
+  // Across askers (Bilby's conversations) only when the options match too.
+  if (sourceActionsOf(question).lookalikesAcross !== undefined) {
+    const options = (question.prompts ?? []).map((prompt) => [
+      normalizeQuestionText(prompt.text),
+      prompt.header ?? '',
+      prompt.multiSelect,
+      prompt.options.map((option) => normalizeQuestionText(option.label)),
+    ]);
+    return ['o', source.id, toolName, text, JSON.stringify(options)].join('\u0000');
+  }
   return ['t', source.id, scopeHash ?? '', asker ?? '', toolName, text].join('\u0000');
 }
 
@@ -94,4 +107,13 @@ function groupsOf(memberLists: Iterable<Question[]>): ReadonlyMap<string, Questi
     groups.set((members[0] as Question).id, members);
   }
   return groups;
+}
+
+/** "from 3 conversations", when a group spans several askers of a system that groups across them. */
+export function askersSpanned(members: readonly Question[]): string | null {
+  const first = members[0];
+  const noun = first ? sourceActionsOf(first).lookalikesAcross : undefined;
+  if (!noun) return null;
+  const askers = new Set(members.map((member) => member.asker));
+  return askers.size > 1 ? `from ${askers.size} ${noun}` : null;
 }
