@@ -1,6 +1,5 @@
 import { useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
 import { IconMoon, IconSun } from '@tabler/icons-react';
-import { useRef } from 'react';
 import { Link, Outlet, useMatch } from 'react-router';
 import { LoadBoundary, lazyPart } from '@/components/load-boundary';
 import { QUESTION_ROUTE, QUESTIONS_PATH } from '@/config/routes';
@@ -11,7 +10,6 @@ import { useIsCovered } from '@/lib/covering-layer';
 import classes from './app-layout.module.css';
 import { NotificationsToggle } from './notifications-toggle';
 import { StatusBanners } from './status-banners';
-import { useAboveApp } from './use-above-app';
 import { useSignedInUser } from './use-signed-in-user';
 
 // Only token mode asks for a key; proxy deployments never download the form.
@@ -74,13 +72,10 @@ export function AppLayout() {
   const needsToken = sourcesNeedingKeys(config).some((source) => !keys[source.id]);
   const questionOpen = useMatch(QUESTION_ROUTE) !== null;
   const covered = useIsCovered();
-  const shell = useRef<HTMLDivElement>(null);
-  useAboveApp(shell);
   return (
     // Behind an open question (a modal drawer) the page is inert: no focus, no screen reader, no
     // clicks. Only while the drawer is really there: if it failed, its message is in the page.
     <div
-      ref={shell}
       className={classes.shell}
       data-embed={embed || undefined}
       inert={(questionOpen && covered && !needsToken) || undefined}

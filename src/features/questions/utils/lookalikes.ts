@@ -22,15 +22,14 @@ export function lookalikeKey(question: Question): string | null {
   const text = normalizeQuestionText(question.questionText);
   if (!text) return null;
   // Across askers (Bilby's conversations) only when the options match too.
-  if (sourceActionsOf(question).lookalikesAcross !== undefined) {
-    const options = (question.prompts ?? []).map((prompt) => [
-      normalizeQuestionText(prompt.text),
-      prompt.header ?? '',
-      prompt.multiSelect,
-      prompt.options.map((option) => normalizeQuestionText(option.label)),
-    ]);
-    return ['o', source.id, toolName, text, JSON.stringify(options)].join('\u0000');
-  }
+  if (sourceActionsOf(question).lookalikesAcross)
+    return [
+      'o',
+      source.id,
+      toolName,
+      text,
+      normalizeQuestionText(JSON.stringify(question.prompts)),
+    ].join('\u0000');
   return ['t', source.id, scopeHash ?? '', asker ?? '', toolName, text].join('\u0000');
 }
 
@@ -111,9 +110,7 @@ function groupsOf(memberLists: Iterable<Question[]>): ReadonlyMap<string, Questi
 
 /** "from 3 conversations", when a group spans several askers of a system that groups across them. */
 export function askersSpanned(members: readonly Question[]): string | null {
-  const first = members[0];
-  const noun = first ? sourceActionsOf(first).lookalikesAcross : undefined;
-  if (!noun) return null;
-  const askers = new Set(members.map((member) => member.asker));
-  return askers.size > 1 ? `from ${askers.size} ${noun}` : null;
+  const noun = members[0] && sourceActionsOf(members[0]).lookalikesAcross;
+  const askers = new Set(members.map((member) => member.asker)).size;
+  return noun && askers > 1 ? `from ${askers} ${noun}` : null;
 }

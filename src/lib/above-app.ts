@@ -1,13 +1,15 @@
-import { type RefObject, useLayoutEffect } from 'react';
+import { useLayoutEffect } from 'react';
 
 /**
  * How much of what sits above the app (the static demo's banner, an embedding host's bar) is still
  * on screen, as `--qi-above-app` on the root element: fixed layers (the open question's pane and
- * drawer) start below it instead of being covered by it or covering it.
+ * drawer) start below it instead of being covered by it or covering it. Measured while `active`
+ * (a question is open), by the drawer's code: the first screen does not need it.
  */
-export function useAboveApp(shell: RefObject<HTMLElement | null>) {
+export function useAboveApp(active: boolean) {
   useLayoutEffect(() => {
-    const node = shell.current;
+    // The app's shell: what holds the header (if any) and the main region.
+    const node = active ? document.getElementById('main')?.parentElement : null;
     if (!node) return;
     const root = document.documentElement;
     let shown = -1;
@@ -29,5 +31,5 @@ export function useAboveApp(shell: RefObject<HTMLElement | null>) {
       observer.disconnect();
       root.style.removeProperty('--qi-above-app');
     };
-  }, [shell]);
+  }, [active]);
 }
