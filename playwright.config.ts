@@ -1,7 +1,28 @@
+import { createServer } from 'node:net';
 import { defineConfig, devices } from '@playwright/test';
 import { findChromium } from './scripts/find-chromium.ts';
 
-const port = Number(process.env.E2E_PORT ?? 5181);
+/** A port nothing listens on now (the system picks it). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+// The suite starts its own server, on a free port unless E2E_PORT names one, and never takes
+// over a server it did not start: one found on the port fails the run (reuseExistingServer is
+// off). The port is chosen once, by the runner; its workers inherit it through the environment.
+process.env.E2E_PORT ??= String(await freePort());
+const port = Number(process.env.E2E_PORT);
 // Debian's Chromium where there is one (CHROMIUM_PATH overrides), else Playwright's own browser.
 const chromium = {
   ...devices['Desktop Chrome'],
@@ -70,7 +91,7 @@ export default defineConfig({
   webServer: {
     command: 'node --import tsx server/start.ts',
     url: `http://localhost:${port}/config.json`,
-    reuseExistingServer: !process.env.CI,
+    reuseExistingServer: false,
     timeout: 120_000,
     // Some journeys seed 1 MB records through the mock, past the default 1 MB body cap.
     env: {

@@ -28,5 +28,7 @@ export function demoConfigJson(productionConfig: string): string {
     string,
     unknown
   >;
-  return `${JSON.stringify({ ...settings, sources: DEMO_SOURCES }, null, 2)}\n`;
+  // Hash links (`#/questions/<id>`): any static host answers them with the start page, first
+  // visit included (a plain `python3 -m http.server` answers other addresses with its own 404).
+  return `${JSON.stringify({ ...settings, sources: DEMO_SOURCES, links: 'hash' }, null, 2)}\n`;
 }

@@ -148,14 +148,18 @@ function start(script: HTMLScriptElement): void {
     return;
   }
 
-  // The app resolves everything against <base href>; pin it to the root, and drop an
-  // `index.html` from the address so the app's router sees its start page.
+  // The app resolves everything against <base href>; pin it to the root. The demo's app links are
+  // hash links (`<root>#/questions/<id>`, see demo/config.ts): any static host answers them with
+  // this page. A link of the older form (`<root>questions/<id>`, served by the worker or through
+  // 404.html) becomes the same hash link; an `index.html` in the address is dropped.
   document.querySelector('base')?.setAttribute('href', root.pathname);
-  if (window.location.pathname === `${root.pathname}index.html`) {
+  const below = window.location.pathname.slice(root.pathname.length).replace(/^index\.html$/, '');
+  if (below !== '' || window.location.pathname !== root.pathname) {
+    const hash = below ? `#/${below}${window.location.search}` : window.location.hash;
     window.history.replaceState(
       null,
       '',
-      `${root.pathname}${window.location.search}${window.location.hash}`,
+      `${root.pathname}${below ? '' : window.location.search}${hash}`,
     );
   }
   const { prefetch, entry } = script.dataset;

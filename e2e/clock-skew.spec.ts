@@ -47,8 +47,8 @@ function recordExpiredFlip(page: Page) {
 }
 
 for (const [label, shift, word] of [
-  ['fast', 15 * MINUTE, 'fast'],
-  ['slow', -15 * MINUTE, 'slow'],
+  ['fast', 15 * MINUTE, 'ahead of'],
+  ['slow', -15 * MINUTE, 'behind'],
 ] as const) {
   test(`a computer clock 15 minutes ${label}: countdowns follow the server and an answer goes through`, async ({
     page,
@@ -64,8 +64,8 @@ for (const [label, shift, word] of [
     const listed = row(page, asked.id);
     // 10 minutes by the server's clock; the browser's own would say expired (fast) or 25 min (slow).
     await expect(listed.getByText(/expires in (9m|10m)/)).toBeVisible();
-    await expect(page.getByRole('status').filter({ hasText: "Your computer's clock" })).toHaveText(
-      `Your computer's clock is 15 minutes ${word}; times here follow the server.`,
+    await expect(page.getByRole('status').filter({ hasText: "This computer's clock" })).toHaveText(
+      `This computer's clock is 15 minutes ${word} the server's; times here follow the server.`,
     );
     await listed.getByRole('link').click();
     const question = drawer(page);

@@ -14,7 +14,7 @@ test('the first visit starts the demo under its sub-path, with its banner', asyn
   });
   await page.goto('./');
   await expect(row(page, demoIds.pendingYesNo)).toBeVisible(firstVisit);
-  await expect(page).toHaveURL(/\/qi-demo\/questions$/);
+  await expect(page).toHaveURL(/\/qi-demo\/#\/questions$/);
   const banner = page.getByRole('region', { name: 'Demo' });
   await expect(banner).toContainText('Demo with made-up data');
   await expect(banner.getByRole('button', { name: 'Reset demo' })).toBeVisible();
@@ -67,12 +67,12 @@ test('a link into the app opens on a first visit (404.html), then mark not appli
   await page.goto(`questions/${demoIds.pendingYesNo}`);
   const question = drawer(page);
   await question.getByRole('button', { name: 'Not applicable' }).click(firstVisit);
-  await expect(page).toHaveURL(new RegExp(`/qi-demo/questions/${demoIds.pendingYesNo}$`));
+  await expect(page).toHaveURL(new RegExp(`/qi-demo/#/questions/${demoIds.pendingYesNo}$`));
   const confirm = page.getByRole('dialog', { name: 'Mark this question not applicable?' });
   await confirm.getByRole('button', { name: 'Mark not applicable' }).click();
   await expect(page.getByText('Marked not applicable')).toBeVisible();
   // Answer and next (on by default) then opens the next pending question.
-  await expect(page).not.toHaveURL(new RegExp(`/qi-demo/questions/${demoIds.pendingYesNo}$`));
+  await expect(page).not.toHaveURL(new RegExp(`/qi-demo/#/questions/${demoIds.pendingYesNo}$`));
   expect((await demoCall(page, demoIds.pendingYesNo))?.result).toEqual({
     answer: 'User does not have information about this question.',
     not_applicable: true,
@@ -97,7 +97,7 @@ test('a question opened in the app survives a reload (the worker serves the page
 }) => {
   await page.goto('./');
   await row(page, demoIds.nonAskHumanPending).getByRole('link').click(firstVisit);
-  await expect(page).toHaveURL(new RegExp(`/qi-demo/questions/${demoIds.nonAskHumanPending}$`));
+  await expect(page).toHaveURL(new RegExp(`/qi-demo/#/questions/${demoIds.nonAskHumanPending}$`));
   const response = await page.reload();
   expect(response?.fromServiceWorker()).toBe(true);
   expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");

@@ -14,8 +14,16 @@ export interface DemoSite {
   stop(): Promise<void>;
 }
 
-async function startStaticHost(folder: string): Promise<{ port: number; process: ChildProcess }> {
-  const child = spawn('python3', [path.join(repo, 'e2e/demo/static-host.py'), folder, '0'], {
+async function startStaticHost(
+  folder: string,
+  plain: boolean,
+): Promise<{ port: number; process: ChildProcess }> {
+  // Plain: Python's own http.server, which answers an address it has no file for with its own
+  // 404 page (no 404.html), as many static hosts do.
+  const args = plain
+    ? ['-m', 'http.server', '0', '--bind', '127.0.0.1', '--directory', folder]
+    : [path.join(repo, 'e2e/demo/static-host.py'), folder, '0'];
+  const child = spawn('python3', ['-u', ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const port = await new Promise<number>((resolve, reject) => {
@@ -47,12 +55,12 @@ function stopProcess(child: ChildProcess): Promise<void> {
   });
 }
 
-export const test = base.extend<{ demoSite: DemoSite }>({
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring.
-  demoSite: async ({}, use) => {
+export const test = base.extend<{ demoSite: DemoSite; plainStaticHost: boolean }>({
+  plainStaticHost: [false, { option: true }],
+  demoSite: async ({ plainStaticHost }, use) => {
     const folder = await mkdtemp(path.join(os.tmpdir(), 'qi-demo-host-'));
     await symlink(path.join(repo, 'dist-demo'), path.join(folder, 'qi-demo'));
-    const host = await startStaticHost(folder);
+    const host = await startStaticHost(folder, plainStaticHost);
     await use({
       url: `http://127.0.0.1:${host.port}/qi-demo/`,
       stop: () => stopProcess(host.process),

@@ -1,6 +1,6 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useState } from 'react';
-import { BrowserRouter } from 'react-router';
+import { BrowserRouter, HashRouter } from 'react-router';
 import { LoadBoundary, lazyPart } from '@/components/load-boundary';
 import { resolveEmbed } from '@/config/embed';
 import { type RuntimeConfig, RuntimeConfigContext } from '@/config/runtime-config';
@@ -77,9 +77,15 @@ export function App({
           question in one pass, not in 5 ms slices of a transition with frames between them
           (click → drawer painted). Lazily loaded parts are preloaded and render without
           suspending (lazyPart), so no fallback flashes in between. */}
-      <BrowserRouter basename={basenameOf(baseUrl)} useTransitions={false}>
-        <AppRoutes />
-      </BrowserRouter>
+      {config.links === 'hash' ? (
+        <HashRouter useTransitions={false}>
+          <AppRoutes />
+        </HashRouter>
+      ) : (
+        <BrowserRouter basename={basenameOf(baseUrl)} useTransitions={false}>
+          <AppRoutes />
+        </BrowserRouter>
+      )}
     </AppProviders>
   );
 }

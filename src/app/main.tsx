@@ -57,7 +57,9 @@ void loadRuntimeConfig(new URL(document.baseURI), configFetch).then(async (resul
       (source) => services.tokens.get(source.id) !== null,
     );
     // The list page, with or without an open question (public/prefetch.js has its own copy).
-    if (signedIn && matchPath(INBOX_ROUTE, path)) {
+    // With hash links (config `links`: the static demo, whose worker answers at once) the address
+    // is after the "#": not worth a prefetch of its own.
+    if (signedIn && result.config.links === 'path' && matchPath(INBOX_ROUTE, path)) {
       const { status } = parseFilters(new URLSearchParams(window.location.search));
       const firstList = services.queryClient.prefetchQuery(
         createQuestionQueries(services.source, services.queryClient).list(status),

@@ -2,9 +2,26 @@ import { Alert } from '@mantine/core';
 import { IconWifiOff } from '@tabler/icons-react';
 import { onlineManager } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
-import { ClockSkewNotice } from '@/components/clock-skew-notice';
+import { LoadBoundary, lazyPart } from '@/components/load-boundary';
 import { SessionEndedAlert } from '@/components/session-ended-alert';
+import { useClock } from '@/lib/clock';
 import { useSession } from '@/lib/session-store';
+
+// Its code loads only when the clocks differ by a minute or more: most pages never need it.
+const ClockSkewNotice = lazyPart(() =>
+  import('@/components/clock-skew-notice').then((m) => m.ClockSkewNotice),
+);
+
+function ClockNotice() {
+  const clock = useClock();
+  const read = () => Math.round(clock.skewMs() / 60_000);
+  const minutes = useSyncExternalStore(clock.subscribe, read, read);
+  return minutes === 0 ? null : (
+    <LoadBoundary what="The clock notice" parts={[ClockSkewNotice]} quiet>
+      <ClockSkewNotice />
+    </LoadBoundary>
+  );
+}
 
 function useOnline(): boolean {
   return useSyncExternalStore(
@@ -34,5 +51,5 @@ export function StatusBanners() {
       </Alert>
     );
   }
-  return <ClockSkewNotice />;
+  return <ClockNotice />;
 }

@@ -12,7 +12,9 @@ export function describeSkew(skewMs: number): string {
     minutes >= 120
       ? `${Math.round(minutes / 60)} hours`
       : `${minutes} minute${minutes === 1 ? '' : 's'}`;
-  return `Your computer's clock is ${amount} ${skewMs > 0 ? 'fast' : 'slow'}; times here follow the server.`;
+  // Which clock is wrong is not known here: a test or demo server's clock may have been moved
+  // (the mock's), and it is the server's that the times follow.
+  return `This computer's clock is ${amount} ${skewMs > 0 ? 'ahead of' : 'behind'} the server's; times here follow the server.`;
 }
 
 function readDismissed(): number | null {
@@ -25,7 +27,7 @@ function readDismissed(): number | null {
 }
 
 /**
- * Says once, quietly, that the computer's clock is off (countdowns follow the server's clock, so
+ * Says once, quietly, that the computer's clock and the server's differ (countdowns follow the server's, so
  * they may not match the clock in the corner of the screen). Dismissed, it stays away until the
  * difference changes by more than a minute.
  */

@@ -21,8 +21,17 @@ describe('runtime config', () => {
         auth: { mode: 'proxy' },
         headers: {},
         embed: false,
+        links: 'path',
       },
     });
+  });
+
+  it('takes hash links (the static demo), and nothing else but path links', () => {
+    expect(parseRuntimeConfig({ links: 'hash' })).toMatchObject({
+      ok: true,
+      config: { links: 'hash' },
+    });
+    expect(parseRuntimeConfig({ links: 'query' }).ok).toBe(false);
   });
 
   it('names every bad setting', () => {

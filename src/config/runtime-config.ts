@@ -114,6 +114,10 @@ const fileSchema = z.strictObject({
     {},
   ),
   embed: z._default(z.boolean(), false),
+  // "hash": the app's addresses are `<base>#/questions/<id>`, which any static host answers with
+  // the start page (the static demo); "path": `<base>questions/<id>`, for a server that answers
+  // every address below the base with the app.
+  links: z._default(z.enum(['path', 'hash']), 'path'),
 });
 
 /**

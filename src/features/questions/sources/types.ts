@@ -44,6 +44,11 @@ export interface SourceCapabilities {
    * the turn the first one started is running.
    */
   sendsTogether?: 'asker';
+  /**
+   * Look-alikes group across askers when the text and the options match (what an asker is called,
+   * in the plural); each asker still gets its own request (sendsTogether).
+   */
+  lookalikesAcross?: string;
 }
 
 /** One question inside a source question (a Vertesia ask or a Bilby tool call holds several). */

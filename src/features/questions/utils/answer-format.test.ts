@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   checkAnswer,
   checkJsonResult,
+  jsonArgumentsStart,
   jsonResultTemplate,
   MAX_ANSWER_LENGTH,
   parseValidFor,
@@ -56,13 +57,16 @@ describe('checks before sending', () => {
 });
 
 describe('JSON results: template and errors in plain words', () => {
-  it('starts from a JSON answer format, else the arguments, else an empty object', () => {
-    expect(jsonResultTemplate('{"approved": false, "reason": ""}', { a: 1 })).toBe(
+  it('starts from a JSON answer format, else empty; the arguments only on request', () => {
+    expect(jsonResultTemplate('{"approved": false, "reason": ""}')).toBe(
       '{\n  "approved": false,\n  "reason": ""\n}',
     );
-    expect(jsonResultTemplate('yes or no', { service: 'api' })).toBe('{\n  "service": "api"\n}');
-    expect(jsonResultTemplate(null, null)).toBe('{\n  \n}');
-    expect(jsonResultTemplate(null, { blob: 'x'.repeat(5_000) })).toBe('{\n  \n}');
+    expect(jsonResultTemplate('yes or no')).toBe('');
+    expect(jsonResultTemplate(null)).toBe('');
+    expect(jsonArgumentsStart({ service: 'api' })).toBe('{\n  "service": "api"\n}');
+    expect(jsonArgumentsStart({})).toBeNull();
+    expect(jsonArgumentsStart(null)).toBeNull();
+    expect(jsonArgumentsStart({ blob: 'x'.repeat(5_000) })).toBeNull();
   });
 
   it('names the line and column of a mistake', () => {

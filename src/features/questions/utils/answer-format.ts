@@ -124,36 +124,37 @@ export function describeJsonError(text: string, error: unknown): string {
 /** Templates longer than this start from an empty object instead: the box must stay usable. */
 const TEMPLATE_MAX = 4_000;
 
+function prettyJson(value: unknown): string | null {
+  try {
+    const text = JSON.stringify(value, null, 2);
+    return text && text.length <= TEMPLATE_MAX ? text : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
- * Where another tool's result starts: the answer format when it is a JSON object itself, else the
- * call's arguments (what the agent proposed, to confirm or change), else an empty object.
+ * Where another tool's result starts: the answer format when it is a JSON object itself, else an
+ * empty box. Not the call's arguments: a reviewer who only clicks through would send them back as
+ * the result (they are offered beside the box instead, see jsonArgumentsStart).
  */
-export function jsonResultTemplate(
-  answerFormat: string | null,
-  args: Record<string, unknown> | null,
-): string {
-  const pretty = (value: unknown) => {
-    try {
-      const text = JSON.stringify(value, null, 2);
-      return text && text.length <= TEMPLATE_MAX ? text : null;
-    } catch {
-      return null;
-    }
-  };
+export function jsonResultTemplate(answerFormat: string | null): string {
   if (answerFormat) {
     try {
       const format: unknown = JSON.parse(answerFormat);
       if (typeof format === 'object' && format !== null && !Array.isArray(format)) {
-        const text = pretty(format);
+        const text = prettyJson(format);
         if (text) return text;
       }
     } catch {
-      // A format in words: the arguments are the better start.
+      // A format in words: no template.
     }
   }
-  if (args && Object.keys(args).length > 0) {
-    const text = pretty(args);
-    if (text) return text;
-  }
-  return '{\n  \n}';
+  return '';
+}
+
+/** The call's arguments as a start for its result, on the reviewer's request; null if none fit. */
+export function jsonArgumentsStart(args: Record<string, unknown> | null): string | null {
+  if (!args || Object.keys(args).length === 0) return null;
+  return prettyJson(args);
 }

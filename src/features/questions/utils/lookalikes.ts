@@ -1,4 +1,5 @@
 import type { Question } from '../api/schemas';
+import { sourceActionsOf } from './question-policy';
 
 /** Trimmed, inner whitespace collapsed, lower-cased: how two asks of the same words compare. */
 export function normalizeQuestionText(text: string): string {
@@ -9,7 +10,9 @@ export function normalizeQuestionText(text: string): string {
  * What makes two questions the same question, or null when nothing can tell (they then stand
  * alone). Reflexio: same source, `scope_hash`, tool and `dedup_key`. Without a dedup key: the same
  * normalized text from the same scope or asker (Vertesia's agent, Bilby's conversation). Never
- * across scopes: the same words asked for two users can need two answers.
+ * across scopes: the same words asked for two users can need two answers. A system whose askers
+ * are interchangeable (Bilby's conversations, `lookalikesAcross`) groups the same text with the
+ * same options from any of them.
  */
 export function lookalikeKey(question: Question): string | null {
   const { source, scopeHash, dedupKey, asker, toolName } = question;
@@ -18,6 +21,15 @@ export function lookalikeKey(question: Question): string | null {
   if (scopeHash === null && asker === null) return null;
   const text = normalizeQuestionText(question.questionText);
   if (!text) return null;
+  // Across askers (Bilby's conversations) only when the options match too.
+  if (sourceActionsOf(question).lookalikesAcross)
+    return [
+      'o',
+      source.id,
+      toolName,
+      text,
+      normalizeQuestionText(JSON.stringify(question.prompts)),
+    ].join('\u0000');
   return ['t', source.id, scopeHash ?? '', asker ?? '', toolName, text].join('\u0000');
 }
 
@@ -94,4 +106,11 @@ function groupsOf(memberLists: Iterable<Question[]>): ReadonlyMap<string, Questi
     groups.set((members[0] as Question).id, members);
   }
   return groups;
+}
+
+/** "from 3 conversations", when a group spans several askers of a system that groups across them. */
+export function askersSpanned(members: readonly Question[]): string | null {
+  const noun = members[0] && sourceActionsOf(members[0]).lookalikesAcross;
+  const askers = new Set(members.map((member) => member.asker)).size;
+  return noun && askers > 1 ? `from ${askers} ${noun}` : null;
 }

@@ -22,6 +22,7 @@ import {
   useRef,
   useState,
 } from 'react';
+import { JsonBlock } from '@/components/json-block';
 import { isApiError } from '@/lib/api-client';
 import { useClock, useHasPassed, useNow } from '@/lib/clock';
 import { describeSeconds, formatDuration } from '@/lib/format-time';
@@ -34,6 +35,7 @@ import { isTextField, useKeys } from '../../hooks/use-shortcuts';
 import {
   checkAnswer,
   checkJsonResult,
+  jsonArgumentsStart,
   jsonResultTemplate,
   MAX_ANSWER_LENGTH,
   parseValidFor,
@@ -102,9 +104,18 @@ function answerField(box: HTMLElement | null, fields: HTMLElement | null): HTMLE
   return box ?? fields?.querySelector<HTMLElement>('textarea, input:not([type="hidden"])') ?? null;
 }
 
+/**
+ * A digit is a quick answer only while the cursor is in this question (its drawer or pane): beside
+ * the list a row may have it, and a digit typed there must not write into the question open.
+ */
+function cursorInQuestion(box: HTMLElement): boolean {
+  const question = box.closest('[role="dialog"]');
+  return question?.contains(document.activeElement) ?? false;
+}
+
 function initialText(question: Question, mode: AnswerMode): string {
   if (mode === 'edit') return isNotApplicable(question) ? '' : (answerText(question) ?? '');
-  if (mode === 'json') return jsonResultTemplate(question.answerFormat, question.args);
+  if (mode === 'json') return jsonResultTemplate(question.answerFormat);
   return '';
 }
 
@@ -119,6 +130,9 @@ export function AnswerForm({
 }: AnswerFormProps) {
   const draft = useDraft(question.id);
   const current = initialText(question, mode);
+  // With no template, the box starts empty and the arguments are offered beside it.
+  const argumentsStart =
+    mode === 'json' && current === '' ? jsonArgumentsStart(question.args) : null;
   // A current answer longer than an answer may be is shown above, not put in the box: laying out
   // a megabyte in a text box freezes the tab. "Edit this answer" puts it there on request.
   const [loadLong, setLoadLong] = useState(false);
@@ -185,7 +199,7 @@ export function AnswerForm({
         choices.slice(0, 9).map((option, index) => [
           String(index + 1),
           (event: KeyboardEvent) => {
-            if (closed || !box.current) return;
+            if (closed || !box.current || !cursorInQuestion(box.current)) return;
             event.preventDefault();
             pickQuick(option);
           },
@@ -456,6 +470,28 @@ export function AnswerForm({
           dir="auto"
         />
       )}
+      {mode === 'json' && argumentsStart !== null && (
+        <div className={`${classes.arguments} ${classes.jsonShown}`}>
+          <Group justify="space-between" gap="xs">
+            <Text size="sm" fw={600}>
+              The call's arguments
+            </Text>
+            {!closed && (
+              <Button
+                size="compact-sm"
+                variant="default"
+                onClick={() => {
+                  change(argumentsStart);
+                  box.current?.focus();
+                }}
+              >
+                Start from the arguments
+              </Button>
+            )}
+          </Group>
+          <JsonBlock value={question.args} label="The call's arguments" />
+        </div>
+      )}
       <div className={classes.footer}>
         <DraftStatus
           draft={draft}
@@ -528,6 +564,11 @@ export function AnswerForm({
               The {question.toolName} tool receives this result and its call is closed. A result
               cannot be changed once it is sent.
             </Text>
+            {confirming && (
+              <div className={classes.jsonShown}>
+                <JsonBlock value={confirming.result} label="The result to send" />
+              </div>
+            )}
             <Group justify="flex-end" gap="xs">
               <Button variant="default" onClick={() => setConfirming(null)} data-autofocus>
                 Keep editing

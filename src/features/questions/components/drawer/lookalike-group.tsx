@@ -13,7 +13,7 @@ import { useKeys } from '../../hooks/use-shortcuts';
 import { useQuestionsNow } from '../../hooks/use-status-now';
 import { quickAnswers } from '../../utils/answer-format';
 import { type BulkAction, type BulkOutcome, bulkActions, bulkSummary } from '../../utils/bulk';
-import { compareAsked } from '../../utils/lookalikes';
+import { askersSpanned, compareAsked } from '../../utils/lookalikes';
 import { questionPath, withoutGroup } from '../../utils/paths';
 import { isNotApplicable } from '../../utils/status';
 import { Countdown } from '../shared/countdown';
@@ -234,7 +234,7 @@ export function LookalikeAsks({ state }: { state: LookalikeGroupState }) {
         </Title>
         <Text size="sm" c="dimmed">
           The same question, asked {count} times{' '}
-          {WHERE_ASKED[members[0]?.source.kind ?? 'reflexio']}.{' '}
+          {askersSpanned(members) ?? WHERE_ASKED[members[0]?.source.kind ?? 'reflexio']}.{' '}
           {pending.length === 0
             ? 'None of them is pending any more.'
             : pending.length === 1

@@ -12,7 +12,7 @@ import {
 } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useIsMutating, useMutationState } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { JsonBlock } from '@/components/json-block';
 import { LoadBoundary } from '@/components/load-boundary';
 import { PartBoundary } from '@/components/part-boundary';
@@ -52,7 +52,11 @@ import { QuestionDetails, SupersededLink } from './question-details';
 const LONG_TEXT = 20_000;
 const ANSWER_SLICE = 5_000;
 
-/** Agent-written text sliced at LONG_TEXT characters, whole on request (megabytes freeze a tab). */
+/**
+ * Agent-written text sliced at LONG_TEXT characters, whole on request (megabytes freeze a tab), and
+ * shown at most CLIPPED_HEIGHT tall at first: a long text (a 1,500-character signature, pasted
+ * logs) would otherwise push the answer box below the fold.
+ */
 function LongText({
   text,
   what,
@@ -68,14 +72,36 @@ function LongText({
 }) {
   const [all, setAll] = useState(false);
   const long = text.length > slice;
+  const shown = showBidiControls(long && !all ? `${cutText(text, slice)}…` : text);
+  const box = useRef<HTMLParagraphElement>(null);
+  const [overflows, setOverflows] = useState(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new text of the same clipped height resizes nothing the observer sees: measured again.
+  useLayoutEffect(() => {
+    const node = box.current;
+    if (!node || all) return;
+    const measure = () => setOverflows(node.scrollHeight > node.clientHeight + 1);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(node);
+    return () => observer.disconnect();
+  }, [all, shown]);
+  const clipped = !all && overflows;
   return (
     <Stack gap={4}>
-      <Text className={className} dir="auto" data-testid={testId}>
-        {showBidiControls(long && !all ? `${cutText(text, slice)}…` : text)}
+      <Text
+        ref={box}
+        className={`${className ?? ''} ${all ? '' : classes.clip}`}
+        dir="auto"
+        data-testid={testId}
+        data-clipped={clipped || undefined}
+      >
+        {shown}
       </Text>
-      {long && (
+      {(long || clipped || all) && (
         <Anchor component="button" type="button" size="sm" onClick={() => setAll((v) => !v)}>
-          {all ? 'Show less' : `Show the whole ${what} (${formatBytes(text.length)})`}
+          {all
+            ? 'Show less'
+            : `Show the whole ${what}${long ? ` (${formatBytes(text.length)})` : ''}`}
         </Anchor>
       )}
     </Stack>
@@ -192,8 +218,15 @@ function QuestionDetailBody({
     // Opening a question (or stepping to the next with j/k) puts the cursor on the drawer, never
     // in the answer box: a shortcut pressed next must not be typed into an answer. `a` or Enter
     // goes to the box. (The focus trap chose the close button before the question had loaded.)
+    // Beside the list (split view) a row clicked or opened with Enter keeps the cursor otherwise,
+    // and a digit typed there would be a quick answer to a question the row is not.
     const active = document.activeElement;
-    if (!active || active === document.body || active.matches('.mantine-Drawer-close'))
+    if (
+      !active ||
+      active === document.body ||
+      active.matches('.mantine-Drawer-close') ||
+      active.closest('[data-question-id]')
+    )
       statusLine.current?.focus();
   }, []);
   useEffect(() => {
@@ -212,6 +245,8 @@ function QuestionDetailBody({
         tabIndex={-1}
         className={classes.statusLine}
         data-drawer-home
+        // Where the drawer's focus trap puts the cursor (not its close button: Enter there closes).
+        data-autofocus
       >
         <StatusBadge status={policy.status} size="lg" notApplicable={isNotApplicable(question)} />
         {question.status === 'pending' &&

@@ -309,7 +309,13 @@ describe('the other actions', () => {
       within(dialog).queryByRole('button', { name: 'Not applicable' }),
     ).not.toBeInTheDocument();
     const box = within(dialog).getByRole('textbox', { name: 'Result (JSON)' });
-    // It starts from the call's arguments, and says before sending that it is final.
+    // It starts empty (the call's arguments are beside it, on request), and says before sending
+    // that it is final.
+    expect((box as HTMLTextAreaElement).value).toBe('');
+    expect(within(dialog).getByLabelText("The call's arguments")).toHaveTextContent(
+      '"service": "billing-api"',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Start from the arguments' }));
     expect((box as HTMLTextAreaElement).value).toContain('"service": "billing-api"');
     expect(within(dialog).getByText(/Once sent, it cannot be changed/)).toBeInTheDocument();
     // Pasted, not typed: each key re-renders the drawer, too slow for jsdom on a busy machine.
@@ -327,8 +333,11 @@ describe('the other actions', () => {
     ).toBeInTheDocument();
     await replace('{"approved": true, "note": "ok"}');
     await user.click(within(dialog).getByRole('button', { name: 'Resolve' }));
-    // Confirmed first, like Cancel; "Keep editing" sends nothing.
+    // Confirmed first, like Cancel, showing what is sent; "Keep editing" sends nothing.
     const confirm = await screen.findByRole('dialog', { name: 'Send this result?' });
+    expect(within(confirm).getByLabelText('The result to send')).toHaveTextContent(
+      /"approved": true,\s*"note": "ok"/,
+    );
     await user.click(within(confirm).getByRole('button', { name: 'Keep editing' }));
     expect((await mockCall(demoIds.nonAskHumanPending)).status).toBe('pending');
     await user.click(within(dialog).getByRole('button', { name: 'Resolve' }));

@@ -14,6 +14,7 @@ import { PartBoundary } from '@/components/part-boundary';
 import { SessionEndedAlert } from '@/components/session-ended-alert';
 import { WarmUp } from '@/components/warm-up';
 import { useRuntimeConfig } from '@/config/runtime-config';
+import { useAboveApp } from '@/lib/above-app';
 import { isApiError, isSignedOut } from '@/lib/api-client';
 import { useCoveringLayer } from '@/lib/covering-layer';
 import { describeError } from '@/lib/describe-error';
@@ -205,6 +206,7 @@ function DrawerView({
   const [shownId, setShownId] = useState(id);
   if (id !== null && id !== shownId) setShownId(id);
   useCoveringLayer(id !== null && !split);
+  useAboveApp(shownId !== null);
 
   const content = (
     <>
@@ -226,6 +228,7 @@ function DrawerView({
       position="right"
       size="min(46rem, 100%)"
       title="Question"
+      classNames={{ inner: classes.drawerInner, body: classes.drawerBody }}
       returnFocus={false}
       closeButtonProps={{ 'aria-label': 'Close question' }}
       transitionProps={{ duration: 150 }}

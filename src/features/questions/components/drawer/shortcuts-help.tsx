@@ -21,7 +21,7 @@ export const shortcuts: Array<{ keys: string[]; what: string; single: boolean }>
   { keys: ['e'], what: 'Edit the answer (an answered question)', single: true },
   {
     keys: ['1–9'],
-    what: 'Quick answer, or one of your recent answers on a free-text question: fills the answer box',
+    what: 'In a question: quick answer, or one of your recent answers on a free-text question: fills the answer box',
     single: true,
   },
   { keys: ['Ctrl', 'Enter'], what: 'Send the answer (⌘ Enter on a Mac)', single: false },

@@ -527,7 +527,10 @@ function VirtualList({ questions, renderRow, rowHeight, ref }: RowsProps & { row
       revealRow(id) {
         const link = rowLink(document.body, id);
         if (link) revealLink(link);
-        else if (ids.includes(id)) virtualizer.current?.scrollToIndex(ids.indexOf(id));
+        // Not in the page yet: to the middle of the window, clear of the sticky header (at the
+        // top, where virtua puts it by default, the header covered it).
+        else if (ids.includes(id))
+          virtualizer.current?.scrollToIndex(ids.indexOf(id), { align: 'center' });
       },
     }),
     [ids, focusRow],

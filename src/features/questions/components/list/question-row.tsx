@@ -6,6 +6,7 @@ import { TimeAgo } from '@/components/time-ago';
 import { useShell } from '@/config/shell-context';
 import type { Question, QuestionStatus } from '../../api/schemas';
 import { useStatusNow } from '../../hooks/use-status-now';
+import { askersSpanned } from '../../utils/lookalikes';
 import { displayStatus } from '../../utils/question-policy';
 import { isAskHuman, isNotApplicable, resultSummary } from '../../utils/status';
 import { displayText, repeatKeys } from '../../utils/text';
@@ -71,6 +72,7 @@ export const QuestionRow = memo(function QuestionRow({
   // Status, tags, user and countdown describe the row's link for screen readers.
   const domId = `q-${useId()}`;
   const asks = group?.members.length ?? 0;
+  const spanned = group ? askersSpanned(group.members) : null;
   const groupTicked = group ? group.selectedCount === asks : false;
   const countdown =
     question.status === 'pending' &&
@@ -143,7 +145,7 @@ export const QuestionRow = memo(function QuestionRow({
         )}
         {group && (
           <span className={`${badge.badge} ${badge.filled}`} data-testid="asks">
-            {asks} asks
+            {asks} asks{spanned ? ` ${spanned}` : ''}
           </span>
         )}
         {isNew && <span className={`${badge.badge} ${badge.filled} ${badge.upper}`}>New</span>}

@@ -92,9 +92,13 @@ export function QuestionsPage() {
   const [density, setDensity] = useDensity();
   // The list follows the open question (j/k, answer and next): beside it on a wide screen (split
   // view), and ready for when the drawer closes on a narrow one.
+  // Again once its row is in the list: a question opened by its link shows before the list has
+  // loaded (and a long list is virtualized, so no row of it is in the page until then).
+  const openListed = openId !== undefined && visibleIds.includes(openId);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: openListed is when, not what.
   useEffect(() => {
     if (openId) listRef.current?.revealRow(openId);
-  }, [openId]);
+  }, [openId, openListed]);
   // Mounted from the first time they are wanted, so they can animate out when closed.
   const drawerUsed = useWantedOnce(openId !== undefined);
   // Once its code is here, the drawer is rendered once unseen (WarmUp) with the first row's

@@ -13,4 +13,6 @@ export const bilbyCapabilities = {
   notApplicableTells: 'that the question was dismissed',
   // One request per conversation: a second one is a 409 while the turn the first started runs.
   sendsTogether: 'asker',
+  // Several conversations (a team's offsite, asked in each) ask the same: answered once.
+  lookalikesAcross: 'conversations',
 } satisfies SourceCapabilities;
