@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { minifyPublicScripts } from './scripts/minify-public.ts';
 import { precompress } from './scripts/precompress.ts';
 
 const src = fileURLToPath(new URL('./src', import.meta.url));
@@ -90,7 +91,7 @@ const FIRST_SCREEN_SHARED = [
   /src[\\/]lib[\\/](api-client|clock|server-clock|format-time)\.ts$/,
   /node_modules[\\/]@tanstack[\\/]query-core[\\/]build[\\/]modern[\\/](subscribable|focusManager|timeoutManager|utils|environmentManager|notifyManager|removable|onlineManager|retryer)\.js$/,
   /node_modules[\\/]@tanstack[\\/]react-query[\\/]build[\\/]modern[\\/]QueryClientProvider\.js$/,
-  /node_modules[\\/]@mantine[\\/]core[\\/]esm[\\/]components[\\/](Loader|Text|Transition)[\\/]/,
+  /node_modules[\\/]@mantine[\\/]core[\\/]esm[\\/]components[\\/](Loader|Text|Transition|UnstyledButton|CloseButton)[\\/]/,
   /node_modules[\\/]@mantine[\\/]hooks[\\/]esm[\\/](use-media-query|use-did-update|use-reduced-motion|use-id|use-window-event|utils[\\/]random-id)[\\/]/,
 ];
 
@@ -118,6 +119,7 @@ export default defineConfig({
       },
     },
     compileHints(),
+    minifyPublicScripts(),
     precompress(),
   ],
   resolve: { alias: { '@': src } },
