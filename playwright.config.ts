@@ -1,4 +1,6 @@
 import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { findChromium } from './scripts/find-chromium.ts';
 
@@ -102,6 +104,9 @@ export default defineConfig({
       // Bilby mocks start empty unless a journey (e2e/sources.spec.ts) seeds them.
       MOCK_SEED: 'empty',
       MAX_BODY_BYTES: String(8 * 1024 * 1024),
+      // A trail of this run's own: journeys answer the same demo ids in tenants of their own, and
+      // a trail kept from an earlier run would show its entries in their History.
+      DATA_DIR: path.join(os.tmpdir(), 'qi-e2e-trail', `${process.pid}-${port}`),
     },
   },
 });

@@ -186,6 +186,12 @@ sw.addEventListener('fetch', (event) => {
   const url = new URL(request.url);
   if (url.origin !== scope.origin || !url.pathname.startsWith(scope.pathname)) return;
   const path = url.pathname.slice(scope.pathname.length);
+  // No portal server here: its own routes (who is signed in, the audit trail) answer nothing, so
+  // the page shows those parts as absent, without a 404 in the console.
+  if (path.startsWith('portal-api/')) {
+    event.respondWith(new Response(null, { status: 204 }));
+    return;
+  }
   const routed = route(backends, path);
   if (routed) {
     const { backend } = routed;

@@ -65,7 +65,8 @@ test('mark a question not applicable', async ({ page, mock }) => {
   await drawer(page).getByRole('button', { name: 'Not applicable' }).click();
   const confirm = page.getByRole('dialog', { name: 'Mark this question not applicable?' });
   await confirm.getByRole('button', { name: 'Mark not applicable' }).click();
-  await expect(page.getByText('Marked not applicable')).toBeVisible();
+  // Exact: the question's History says "Marked not applicable by …" too.
+  await expect(page.getByText('Marked not applicable', { exact: true })).toBeVisible();
   expect((await mock.find(demoIds.pendingYesNo))?.result).toEqual({
     answer: 'User does not have information about this question.',
     not_applicable: true,

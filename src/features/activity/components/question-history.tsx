@@ -23,7 +23,16 @@ function Entry({
   const ok = accepted(entry);
   return (
     <li>
-      <Text size="sm" fw={600} c={ok === false ? 'red.8' : undefined}>
+      <Text
+        size="sm"
+        fw={600}
+        // Red 8 on the dark theme's background fails contrast: the lighter red there.
+        c={
+          ok === false
+            ? 'light-dark(var(--mantine-color-red-8), var(--mantine-color-red-4))'
+            : undefined
+        }
+      >
         {describeEntry(entry)} · <TimeAgo at={Date.parse(entry.at)} />
         {ok === null && ' · outcome not recorded'}
       </Text>
