@@ -29,6 +29,8 @@ class ResizeObserverStub {
 }
 window.ResizeObserver = ResizeObserverStub;
 window.HTMLElement.prototype.scrollIntoView = () => {};
+// jsdom has window.scrollTo but not an element's (virtua's scrollToIndex calls it).
+window.HTMLElement.prototype.scrollTo = () => {};
 if (!document.scrollingElement) {
   // The virtualized list (virtua) scrolls the document's scrolling element.
   Object.defineProperty(document, 'scrollingElement', { value: document.documentElement });
