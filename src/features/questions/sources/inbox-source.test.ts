@@ -393,3 +393,18 @@ describe('sources that answer at different times', () => {
     expect(lists('/vertesia/').length).toBeGreaterThan(before);
   });
 });
+
+describe('a system that keeps failing', () => {
+  it('does not make every refresh paint part by part', async () => {
+    const { source, mocks, fault } = setup();
+    await fault(mocks.bilby.app, { kind: 'status', status: 503, count: 2 });
+    const partials: QuestionList[] = [];
+    const onPartial = (list: QuestionList) => partials.push(list);
+    await source.list({ status: 'pending', limit: 500, onPartial });
+    const first = partials.length;
+    expect(first).toBeGreaterThan(0);
+    const again = await source.list({ status: 'pending', limit: 500, onPartial });
+    expect(partials).toHaveLength(first);
+    expect(again.failures?.map((failure) => failure.source)).toEqual([bilby]);
+  });
+});

@@ -144,7 +144,9 @@ export function createInboxSource(members: readonly InboxMember[]): QuestionSour
     async list(params: ListParams, signal?: AbortSignal): Promise<QuestionList> {
       const since = Date.now();
       const keyOf = (index: number) => `${index}|${params.status ?? 'all'}|${params.limit}`;
-      const firstOfKey = members.some((_, index) => !lastGood.has(keyOf(index)));
+      // Never loaded (no system has answered it): a system failing on every refresh does not
+      // make each refresh paint part by part.
+      const firstOfKey = members.every((_, index) => !lastGood.has(keyOf(index)));
       const settled: (PromiseSettledResult<QuestionList> | undefined)[] = members.map(
         () => undefined,
       );
