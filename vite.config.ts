@@ -62,6 +62,44 @@ function compileHints(): Plugin {
 }
 
 /**
+ * The lazily loaded chunks that read several sources as one (sources/inbox-source.ts, and
+ * Vertesia's and Bilby's adapters in sources/system-sources.ts) and what they import that the
+ * first download does not already hold; null outside a build.
+ */
+function severalSourcesCode(bundle: Record<string, unknown> | undefined): string[] | null {
+  if (!bundle) return null;
+  type Chunk = {
+    type: 'chunk';
+    fileName: string;
+    isEntry: boolean;
+    imports: string[];
+    facadeModuleId: string | null;
+  };
+  const chunks = new Map<string, Chunk>();
+  for (const file of Object.values(bundle) as Array<{ type: string }>) {
+    if (file.type === 'chunk') chunks.set((file as Chunk).fileName, file as Chunk);
+  }
+  const closure = (roots: string[]) => {
+    const seen = new Set<string>();
+    const add = (fileName: string) => {
+      if (seen.has(fileName)) return;
+      seen.add(fileName);
+      for (const imported of chunks.get(fileName)?.imports ?? []) add(imported);
+    };
+    for (const root of roots) add(root);
+    return seen;
+  };
+  const initial = closure([...chunks.values()].filter((c) => c.isEntry).map((c) => c.fileName));
+  const roots = [...chunks.values()]
+    .filter((chunk) =>
+      /[\\/]sources[\\/](inbox-source|system-sources)\.ts$/.test(chunk.facadeModuleId ?? ''),
+    )
+    .map((chunk) => chunk.fileName);
+  if (roots.length === 0) return null;
+  return [...closure(roots)].filter((fileName) => !initial.has(fileName));
+}
+
+/**
  * react-router 7 resolves to its development build under every export condition, production
  * builds included (remix-run/react-router#12532, #14102: meant to be temporary, still so in
  * 7.18.7), which ships its development warnings to every reviewer. The portal's build takes the
@@ -110,11 +148,18 @@ export default defineConfig({
       name: 'questions-inbox:prefetch-script',
       transformIndexHtml: {
         order: 'post',
-        handler: (html) => {
+        handler: (html, context) => {
           const base = /<base [^>]*>/.exec(html);
           if (!base) throw new Error('index.html has no <base> for prefetch.js to follow');
           const at = base.index + base[0].length;
-          return `${html.slice(0, at)}\n    <link rel="preload" href="./config.json" as="fetch" crossorigin="anonymous" />\n    <script src="./prefetch.js"></script>${html.slice(at)}`;
+          const sourcesCode = severalSourcesCode(context.bundle);
+          // Read by prefetch.js: with several sources configured, their code is preloaded with
+          // the app's, not asked for once the app has run (issue 31). Only a name here: a
+          // one-source inbox downloads none of it.
+          const meta = sourcesCode
+            ? `\n    <meta name="qi-sources-code" content="${sourcesCode.join(' ')}" />`
+            : '';
+          return `${html.slice(0, at)}\n    <link rel="preload" href="./config.json" as="fetch" crossorigin="anonymous" />${meta}\n    <script src="./prefetch.js"></script>${html.slice(at)}`;
         },
       },
     },

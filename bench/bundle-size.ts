@@ -113,6 +113,8 @@ export interface Budget {
 export const budgets: Budget[] = budgetsFile.budgets;
 /** The 10,000-question scenario's own budgets (bench/scale.ts). */
 export const scaleBudgets: Budget[] = budgetsFile.scaleBudgets;
+/** The three-source scenario's (bench/sources.ts): as `npm start` serves it, one system late. */
+export const sourcesBudgets: Budget[] = budgetsFile.sourcesBudgets;
 /** The triage figure's (bench/triage.ts): the portal now against the portal before issue 14. */
 export const triageBudgets: Budget[] = budgetsFile.triageBudgets;
 

@@ -1,7 +1,7 @@
 // Medians, budgets and the printed table.
 import { type Budget, budgets } from './bundle-size';
 
-export type Unit = 'bytes' | 'ms' | 's' | '%' | 'requests/min' | 'keys';
+export type Unit = 'bytes' | 'ms' | 's' | '%' | 'requests/min' | 'keys' | 'requests';
 
 export interface Stat {
   median: number;
@@ -62,6 +62,8 @@ function scaleFor(value: number, unit: Unit): Scale {
       return { divisor: 1, decimals: 1, suffix: ' s' };
     case 'keys':
       return { divisor: 1, decimals: 0, suffix: ' keys' };
+    case 'requests':
+      return { divisor: 1, decimals: 0, suffix: ' requests' };
     default:
       return { divisor: 1, decimals: 1, suffix: '/min' };
   }

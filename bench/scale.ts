@@ -41,15 +41,17 @@ function scaleText(i: number): string {
   return `Scale question ${i}: should deployment ${i} of service-${i % 37} go to ${i % 2 ? 'staging' : 'production'}? ${'Context. '.repeat(i % 12)}`;
 }
 
-export async function seedScaleTenant(origin: string, tenant: string): Promise<void> {
+export async function seedScaleTenant(
+  origin: string,
+  tenant: string,
+  counts: { reflexio: number; vertesia: number; bilby: number } = SCALE_COUNTS,
+): Promise<void> {
   await control(origin, tenant, 'reset', { seed: 'empty' });
   await post(origin, tenant, 'vertesia/__mock/reset', { seed: 'empty' });
   await post(origin, tenant, 'bilby/__mock/reset', { seed: 'empty' });
 
-  await inBatches(SCALE_COUNTS.reflexio, (i) =>
-    control(origin, tenant, 'questions', pendingQuestion(i)),
-  );
-  await inBatches(SCALE_COUNTS.vertesia, (i) =>
+  await inBatches(counts.reflexio, (i) => control(origin, tenant, 'questions', pendingQuestion(i)));
+  await inBatches(counts.vertesia, (i) =>
     post(origin, tenant, 'vertesia/__mock/asks', {
       agentName: `Agent ${i % 12}`,
       questions: i % 10 === 0 ? [scaleText(i), `And who should sign off on ${i}?`] : [scaleText(i)],
@@ -57,7 +59,7 @@ export async function seedScaleTenant(origin: string, tenant: string): Promise<v
       createdAgoMs: (i % 600) * 1_000,
     }),
   );
-  await inBatches(SCALE_COUNTS.bilby / BILBY_CALLS_PER_CONVERSATION, (c) =>
+  await inBatches(counts.bilby / BILBY_CALLS_PER_CONVERSATION, (c) =>
     post(origin, tenant, 'bilby/__mock/conversations', {
       title: `Conversation ${c}`,
       updatedAgoMs: c * 1_000,
@@ -67,7 +69,7 @@ export async function seedScaleTenant(origin: string, tenant: string): Promise<v
           createdAgoMs: i * 1_000,
           questions: [
             {
-              question: scaleText(SCALE_COUNTS.vertesia + i),
+              question: scaleText(counts.vertesia + i),
               header: `Deploy ${i}`,
               options: [
                 { label: 'Staging', description: 'Try it first' },

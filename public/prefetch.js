@@ -103,7 +103,18 @@
     .then((settings) => {
       // A config.json the app will refuse sends nothing; token mode needs the reviewer's key
       // first; only the list page shows a list.
-      if (!valid(settings) || settings.auth?.mode === 'token') return null;
+      if (!valid(settings)) return null;
+      // Several sources: their code (named by vite.config.ts) downloads beside the app's.
+      const code = document.querySelector('meta[name="qi-sources-code"]');
+      if (code && settings.sources?.length > 1) {
+        for (const file of code.content.split(' ')) {
+          const link = document.createElement('link');
+          link.rel = 'modulepreload';
+          link.href = new URL(file, base).href;
+          document.head.append(link);
+        }
+      }
+      if (settings.auth?.mode === 'token') return null;
       const path = location.pathname.slice(new URL(base).pathname.length);
       // The inbox route of src/config/routes.ts (INBOX_ROUTE); src/app/prefetch.test.ts checks they agree.
       if (!/^questions(\/[^/]*)?\/?$/.test(path)) return null;

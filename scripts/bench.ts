@@ -42,6 +42,7 @@ import {
 import { measureScale, SCALE_COUNTS, type ScaleResult } from '../bench/scale.ts';
 import { PENDING_COUNT, seedBenchTenant } from '../bench/seed.ts';
 import { FLOOR_PATH, startBenchServer } from '../bench/server.ts';
+import { measureSources, SOURCES_COUNTS, type SourcesResult } from '../bench/sources.ts';
 import { describeTabs, judgeTabs, measureTabs, type TabsResult } from '../bench/tabs.ts';
 import { describeTriage, measureTriageFigure, type TriageResult } from '../bench/triage.ts';
 import { describeWire, measureWire } from '../bench/wire.ts';
@@ -75,6 +76,8 @@ const { values: args } = parseArgs({
     'tabs-only': { type: 'boolean', default: false },
     'scale-runs': { type: 'string', default: '3' },
     'scale-only': { type: 'boolean', default: false },
+    'sources-runs': { type: 'string' },
+    'sources-only': { type: 'boolean', default: false },
     'triage-runs': { type: 'string', default: '1' },
     'triage-only': { type: 'boolean', default: false },
     port: { type: 'string', default: process.env.BENCH_PORT ?? '5195' },
@@ -99,6 +102,8 @@ if (args.help) {
       '  --tabs-only           measure only the tabs scenarios (about 4 minutes)',
       '  --scale-runs N        loads per page of the 10,000-question scenario; 0 skips it (3)',
       '  --scale-only          measure only the 10,000-question scenario',
+      '  --sources-runs N      loads of the three-source scenario (issue 31); 0 skips it (--runs)',
+      '  --sources-only        measure only the three-source scenario',
       '  --triage-runs N       runs of the triage figure, now and before issue 14; 0 skips it (1)',
       '  --triage-only         measure only the triage figure (about 3 minutes a run)',
       '  --port P              port of the bench server (5195, or BENCH_PORT)',
@@ -129,6 +134,10 @@ const tabsWarmupSeconds = positive('tabs-warmup-seconds', args['tabs-warmup-seco
 const tabsOnly = args['tabs-only'];
 const scaleOnly = args['scale-only'];
 const scaleRuns = Math.round(positive('scale-runs', args['scale-runs'], scaleOnly ? 1 : 0));
+const sourcesOnly = args['sources-only'];
+const sourcesRuns = Math.round(
+  positive('sources-runs', args['sources-runs'] ?? String(runs), sourcesOnly ? 1 : 0),
+);
 const triageOnly = args['triage-only'];
 const triageRuns = Math.round(positive('triage-runs', args['triage-runs'], triageOnly ? 1 : 0));
 
@@ -168,7 +177,7 @@ await rm(distDir, { recursive: true, force: true });
 await cp(path.join(root, 'dist'), distDir, { recursive: true });
 const staticAssets = await initialAssetSizes(distDir);
 // The first page's JS and CSS as sent, next to nginx with the documented configuration.
-const nginxPath = tabsOnly || scaleOnly || triageOnly ? null : findNginx();
+const nginxPath = tabsOnly || scaleOnly || triageOnly || sourcesOnly ? null : findNginx();
 const wire = nginxPath
   ? await measureWire(distDir, nginxPath).catch((error: unknown) => {
       log(`Bytes on the wire not measured: ${String(error)}`);
@@ -214,6 +223,22 @@ const describeScale = (scale: ScaleResult) =>
     `10,000 questions across three sources (bench/scale.ts: ${SCALE_COUNTS.reflexio} Reflexio, ${SCALE_COUNTS.vertesia.toLocaleString('en')} Vertesia, ${SCALE_COUNTS.bilby} Bilby in 100 conversations; seeded in ${scale.seedSeconds.toFixed(0)} s), ${scaleRuns} runs per page, medians (min–max):`,
     figuresTable(scale.figures),
     ...scale.figures.filter((figure) => figure.note).map((f) => `  ${f.label}: ${f.note}`),
+  ].join('\n');
+
+const sourcesOptions = {
+  browser,
+  distDir,
+  // Its own server, as the scale scenario's (which has closed by then).
+  port: port + 1,
+  runs: sourcesRuns,
+  selectors: SELECTORS,
+  log,
+};
+const describeSources = (sources: SourcesResult) =>
+  [
+    `${SOURCES_COUNTS.reflexio + SOURCES_COUNTS.vertesia + SOURCES_COUNTS.bilby} pending questions across three sources as npm start serves them (bench/sources.ts: ${SOURCES_COUNTS.reflexio} Reflexio, ${SOURCES_COUNTS.vertesia} Vertesia, ${SOURCES_COUNTS.bilby} Bilby), ${sourcesRuns} runs per page, medians (min–max):`,
+    figuresTable(sources.figures),
+    ...sources.figures.filter((figure) => figure.note).map((f) => `  ${f.label}: ${f.note}`),
   ].join('\n');
 
 const triageOptions = {
@@ -272,7 +297,12 @@ if (scaleOnly) {
   await runOnly('scale', () => measureScale(scaleOptions), describeScale);
 }
 
+if (sourcesOnly) {
+  await runOnly('sources', () => measureSources(sourcesOptions), describeSources);
+}
+
 let scale: ScaleResult | null = null;
+let sources: SourcesResult | null = null;
 let triage: TriageResult | null = null;
 
 if (tabsOnly) {
@@ -380,6 +410,13 @@ try {
     });
     if (scale) problems.push(...scale.problems);
   }
+  if (sourcesRuns > 0) {
+    sources = await measureSources(sourcesOptions).catch((error: unknown) => {
+      problems.push(`sources scenario: ${String(error)}`);
+      return null;
+    });
+    if (sources) problems.push(...sources.problems);
+  }
   if (triageRuns > 0) {
     triage = await measureTriageFigure(triageOptions).catch((error: unknown) => {
       problems.push(`triage figure: ${String(error)}`);
@@ -468,6 +505,7 @@ const verdicts = [
   ...judgeAll(figures),
   ...judgeTabs(tabs ?? []),
   ...(scale?.verdicts ?? []),
+  ...(sources?.verdicts ?? []),
   ...(triage?.verdicts ?? []),
 ];
 const failed = verdicts.filter((verdict) => verdict.status === 'FAIL');
@@ -508,6 +546,12 @@ out.push(
     : scale
       ? describeScale(scale)
       : '10,000 questions across three sources: not measured',
+  '',
+  sourcesRuns === 0
+    ? 'Three sources: skipped (--sources-runs 0)'
+    : sources
+      ? describeSources(sources)
+      : 'Three sources: not measured',
   '',
   triageRuns === 0
     ? 'Triage: skipped (--triage-runs 0)'
@@ -584,6 +628,7 @@ await writeFile(
       },
       figures,
       scale: scale ? { figures: scale.figures, seedSeconds: scale.seedSeconds } : null,
+      sources: sources ? { figures: sources.figures } : null,
       triage: triage
         ? { beforeCommit: triage.beforeCommit, figures: triage.figures, runs: triage.runs }
         : null,

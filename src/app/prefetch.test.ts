@@ -123,6 +123,33 @@ describe('public/prefetch.js', () => {
     expect((await runPrefetch('/elsewhere', {})).list).toBeNull();
   });
 
+  it('preloads the code that reads several sources when config.json names several, not one', async () => {
+    const meta = document.createElement('meta');
+    meta.name = 'qi-sources-code';
+    meta.content = 'assets/inbox-source-a.js assets/system-sources-b.js';
+    document.head.append(meta);
+    const preloads = () =>
+      [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')].map(
+        (link) => new URL(link.href).pathname,
+      );
+    try {
+      await runPrefetch('/questions', {
+        sources: [{ id: 'reflexio', kind: 'reflexio', apiBaseUrl: 'api' }],
+      });
+      expect(preloads()).toEqual([]);
+      await runPrefetch('/questions', {
+        sources: [
+          { id: 'reflexio', kind: 'reflexio', apiBaseUrl: 'api' },
+          { id: 'bilby', kind: 'bilby', apiBaseUrl: 'bilby/api/v1' },
+        ],
+      });
+      expect(preloads()).toEqual(['/assets/inbox-source-a.js', '/assets/system-sources-b.js']);
+    } finally {
+      meta.remove();
+      for (const link of document.head.querySelectorAll('link[rel="modulepreload"]')) link.remove();
+    }
+  });
+
   it('hands the prefetched answer to the first matching request only', async () => {
     const { seen, list } = await runPrefetch('/questions', {});
     expect(seen).toHaveLength(2);

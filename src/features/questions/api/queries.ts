@@ -77,10 +77,18 @@ export function createQuestionQueries(source: QuestionSource, queryClient: Query
     list: (status: QuestionStatus | 'all', limit = LIST_LIMIT) =>
       queryOptions({
         queryKey: questionKeys.list({ status, limit }),
-        queryFn: async ({ signal }) => {
+        queryFn: async ({ signal, queryKey }) => {
           await actionsSettled(queryClient, signal);
           const list = await source.list(
-            { status: status === 'all' ? undefined : status, limit },
+            {
+              status: status === 'all' ? undefined : status,
+              limit,
+              // Each source's rows paint when it answers; the list is still fetching meanwhile.
+              onPartial: (partial) => {
+                markOnce('qi:list-data');
+                queryClient.setQueryData(queryKey, shareQuestions(queryClient, partial));
+              },
+            },
             signal,
           );
           markOnce('qi:list-data');

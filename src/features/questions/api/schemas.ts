@@ -103,6 +103,14 @@ export interface QuestionList {
   truncated: boolean;
   /** Sources that could not be read this time, in plain words; the others' questions are here. */
   failures?: SourceFailure[];
+  /** Sources whose list has not answered yet: the others' questions are here already. */
+  loading?: SourceLoading[];
+}
+
+export interface SourceLoading {
+  source: QuestionOrigin;
+  /** When this list was asked for (the browser's clock, ms). */
+  since: number;
 }
 
 export interface SourceFailure {

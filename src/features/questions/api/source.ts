@@ -4,6 +4,11 @@ import type { PromptAnswer, Question, QuestionList, QuestionStatus } from './sch
 export interface ListParams {
   status?: QuestionStatus;
   limit: number;
+  /**
+   * Several sources read as one: called with what has arrived each time one of them answers
+   * (the rest named in `loading`), so a slow source never holds the others' rows back.
+   */
+  onPartial?: (list: QuestionList) => void;
 }
 
 /**

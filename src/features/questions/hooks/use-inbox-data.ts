@@ -104,7 +104,9 @@ export function useInboxData(status: StatusFilter, viewShown: boolean) {
     ...polling,
     enabled: active && (status === 'all' || viewShown),
   });
-  const complete = allQuery.data && !allQuery.data.truncated ? allQuery.data : undefined;
+  // A list some sources have not answered yet serves only itself (see ListParams.onPartial).
+  const complete =
+    allQuery.data && !allQuery.data.truncated && !allQuery.data.loading ? allQuery.data : undefined;
   const viewQuery = useQuery({
     ...queries.list(status),
     ...polling,

@@ -4,8 +4,8 @@ import { BILBY_ORGANIZATION_ID, bilbyDemoIds } from '@mock/bilby/seed';
 import { createManualClock } from '@mock/clock';
 import { createVertesiaMock } from '@mock/vertesia/app';
 import { vertesiaDemoIds } from '@mock/vertesia/seed';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { QuestionOrigin } from '../api/schemas';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { QuestionList, QuestionOrigin } from '../api/schemas';
 import { bilbyCapabilities } from './bilby/capabilities';
 import { createInboxSource } from './inbox-source';
 import { createReflexioClient, createReflexioSource } from './reflexio/client';
@@ -290,5 +290,121 @@ describe('one inbox across Reflexio, Vertesia and Bilby', () => {
       status: 409,
       detail: 'The agent is still working on this conversation; try again in a moment.',
     });
+  });
+});
+
+describe('sources that answer at different times', () => {
+  /** The three systems, Bilby's requests held until `release`, every request counted by path. */
+  function gatedSetup() {
+    const clock = createManualClock(NOW);
+    const mocks = {
+      reflexio: createMockBackend({ clock, latencyMs: 0, simulatorIntervalMs: 0 }),
+      vertesia: createVertesiaMock({ clock, latencyMs: 0 }),
+      bilby: createBilbyMock({ clock, latencyMs: 0, runAfterAnswerMs: 0 }),
+    };
+    for (const mock of Object.values(mocks)) closers.push(mock.close);
+    const requests: string[] = [];
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const counted =
+      (inner: typeof fetch, held = false): typeof fetch =>
+      async (input, init) => {
+        const url = new URL(new Request(input, init).url);
+        requests.push(`${url.pathname}${url.search}`);
+        if (held) await gate;
+        return inner(input, init);
+      };
+    const client = createReflexioClient({
+      baseUrl: new URL(`${ORIGIN}/api/`),
+      fetchImpl: counted(mountedFetch(mocks.reflexio.app, '')),
+    });
+    const source = createInboxSource([
+      { origin: reflexio, source: createReflexioSource(client, reflexio) },
+      {
+        origin: vertesia,
+        source: createVertesiaSource(
+          vertesia,
+          { apiBaseUrl: `${ORIGIN}/vertesia/api/v1` },
+          counted(mountedFetch(mocks.vertesia.app, '/vertesia')),
+        ),
+      },
+      {
+        origin: bilby,
+        source: createBilbySource(
+          bilby,
+          { apiBaseUrl: `${ORIGIN}/bilby/api/v1`, organizationId: BILBY_ORGANIZATION_ID },
+          counted(mountedFetch(mocks.bilby.app, '/bilby'), true),
+          () => NOW,
+        ),
+      },
+    ]);
+    return { source, requests, release: () => release() };
+  }
+
+  it('hands out the others’ rows while one source is still loading, naming it', async () => {
+    const { source, release } = gatedSetup();
+    const partials: QuestionList[] = [];
+    const done = source.list({
+      status: 'pending',
+      limit: 500,
+      onPartial: (list) => partials.push(list),
+    });
+    await vi.waitFor(() => expect(partials).toHaveLength(2));
+    const last = partials.at(-1) as QuestionList;
+    expect(last.loading?.map((loading) => loading.source)).toEqual([bilby]);
+    const kinds = new Set(last.questions.map((question) => question.source.kind));
+    expect(kinds).toEqual(new Set(['reflexio', 'vertesia']));
+    release();
+    const list = await done;
+    expect(list.loading).toBeUndefined();
+    expect(list.questions.some((question) => question.source.kind === 'bilby')).toBe(true);
+    expect(partials).toHaveLength(2);
+  });
+
+  it('a refresh keeps the rows on screen: no partial lists once a list has loaded', async () => {
+    const { source, release } = gatedSetup();
+    release();
+    await source.list({ status: 'pending', limit: 500 });
+    const partials: QuestionList[] = [];
+    await source.list({ status: 'pending', limit: 500, onPartial: (list) => partials.push(list) });
+    expect(partials).toEqual([]);
+  });
+
+  it('the view’s list and the unfiltered one share each Vertesia and Bilby read on a first load', async () => {
+    const { source, requests, release } = gatedSetup();
+    const pending = source.list({ status: 'pending', limit: 500 });
+    const all = source.list({ limit: 500 });
+    release();
+    const [pendingList, allList] = await Promise.all([pending, all]);
+    expect(allList.questions.length).toBeGreaterThan(pendingList.questions.length);
+    const lists = (prefix: string) => requests.filter((path) => path.startsWith(prefix));
+    expect(lists('/vertesia/')).toHaveLength(1);
+    // Bilby: its conversations' page, then each conversation, read once.
+    const bilbyReads = lists('/bilby/');
+    expect(new Set(bilbyReads).size).toBe(bilbyReads.length);
+
+    // After an answer, a list is read again.
+    const ask = pendingList.questions.find((question) => question.source.kind === 'vertesia');
+    await source.resolve(ask?.id ?? '', { result: { answer: 'yes' } });
+    const before = lists('/vertesia/').length;
+    await source.list({ status: 'pending', limit: 500 });
+    expect(lists('/vertesia/').length).toBeGreaterThan(before);
+  });
+});
+
+describe('a system that keeps failing', () => {
+  it('does not make every refresh paint part by part', async () => {
+    const { source, mocks, fault } = setup();
+    await fault(mocks.bilby.app, { kind: 'status', status: 503, count: 2 });
+    const partials: QuestionList[] = [];
+    const onPartial = (list: QuestionList) => partials.push(list);
+    await source.list({ status: 'pending', limit: 500, onPartial });
+    const first = partials.length;
+    expect(first).toBeGreaterThan(0);
+    const again = await source.list({ status: 'pending', limit: 500, onPartial });
+    expect(partials).toHaveLength(first);
+    expect(again.failures?.map((failure) => failure.source)).toEqual([bilby]);
   });
 });

@@ -1,5 +1,11 @@
 import { ApiError, isApiError, isSignedOut } from '@/lib/api-client';
-import type { Question, QuestionList, QuestionOrigin, SourceFailure } from '../api/schemas';
+import type {
+  Question,
+  QuestionList,
+  QuestionOrigin,
+  SourceFailure,
+  SourceLoading,
+} from '../api/schemas';
 import type { ListParams, QuestionSource, SentTogether } from '../api/source';
 import { draftIds, readDraft, removeDraft, writeDraft } from '../utils/draft-store';
 import { type InboxMember, inboxIdentity, inboxRouting } from './lazy-source';
@@ -52,7 +58,8 @@ export function moveInboxDrafts(members: readonly InboxMember[]): void {
 /**
  * Every configured system as one question source, its ids as inboxRouting makes them.
  * A list reads every source at once; one that fails is named in `failures` while the others'
- * questions are shown. Only when every source fails does the list fail.
+ * questions are shown. Only when every source fails does the list fail. A list never loaded
+ * before is handed out as each source answers (`onPartial`), the rest named in `loading`.
  */
 export function createInboxSource(members: readonly InboxMember[]): QuestionSource {
   moveInboxDrafts(members);
@@ -74,6 +81,7 @@ export function createInboxSource(members: readonly InboxMember[]): QuestionSour
       call: (source: QuestionSource, id: string, input: I) => Promise<Question>,
     ) =>
     async (id: string, input: I) => {
+      forgetShared();
       const { member, nativeId } = route(id);
       // The questions sent along with it are the same system's: in its own ids too.
       const together = input.together?.map((other) => route(other).nativeId);
@@ -86,47 +94,130 @@ export function createInboxSource(members: readonly InboxMember[]): QuestionSour
   // Each source's last list per query, shown (marked stale) while that source fails.
   const lastGood = new Map<string, QuestionList>();
 
+  // Vertesia and Bilby return every question whatever the status asked for: the view's list and
+  // the unfiltered one (counts) share one request per system on a first load. A read is shared
+  // while it is in flight, and just after, by a list of another status that has never loaded;
+  // an action through the inbox forgets it, so a list asked for after an answer is a new read.
+  const SHARE_MS = 5_000;
+  const shared = new Map<InboxMember, { read: Promise<QuestionList>; doneAt: number | null }>();
+  const readWhole = (member: InboxMember, params: ListParams, reuseDone: boolean) => {
+    const last = shared.get(member);
+    if (
+      last &&
+      (last.doneAt === null || (reuseDone && performance.now() - last.doneAt < SHARE_MS))
+    ) {
+      return last.read;
+    }
+    // Not tied to one caller's signal: another list may be waiting on the same read.
+    const entry = {
+      read: member.source.list({ limit: params.limit }),
+      doneAt: null as number | null,
+    };
+    shared.set(member, entry);
+    entry.read.then(
+      () => {
+        entry.doneAt = performance.now();
+      },
+      () => {
+        if (shared.get(member) === entry) shared.delete(member);
+      },
+    );
+    return entry.read;
+  };
+  const readMember = async (
+    member: InboxMember,
+    params: ListParams,
+    firstOfKey: boolean,
+    signal?: AbortSignal,
+  ): Promise<QuestionList> => {
+    const plain = { limit: params.limit, ...(params.status ? { status: params.status } : {}) };
+    if (member.origin.kind === 'reflexio') return member.source.list(plain, signal);
+    const whole = await readWhole(member, params, firstOfKey);
+    signal?.throwIfAborted();
+    if (params.status === undefined) return whole;
+    return { ...whole, questions: whole.questions.filter((q) => q.status === params.status) };
+  };
+  const forgetShared = () => shared.clear();
+
   return {
     ...inboxIdentity(members),
     async list(params: ListParams, signal?: AbortSignal): Promise<QuestionList> {
-      const settled = await Promise.allSettled(
-        members.map((member) => member.source.list(params, signal)),
+      const since = Date.now();
+      const keyOf = (index: number) => `${index}|${params.status ?? 'all'}|${params.limit}`;
+      // Never loaded (no system has answered it): a system failing on every refresh does not
+      // make each refresh paint part by part.
+      const firstOfKey = members.every((_, index) => !lastGood.has(keyOf(index)));
+      const settled: (PromiseSettledResult<QuestionList> | undefined)[] = members.map(
+        () => undefined,
       );
-      const failures: SourceFailure[] = [];
-      const merged: QuestionList = { questions: [], unreadable: [], truncated: false, failures };
-      settled.forEach((result, index) => {
-        const member = members[index] as InboxMember;
-        const cacheKey = `${index}|${params.status ?? 'all'}|${params.limit}`;
-        let list: QuestionList;
-        if (result.status === 'rejected') {
-          const stale = lastGood.get(cacheKey);
-          failures.push({
-            source: member.origin,
-            message: describeSourceFailure(member.origin, result.reason),
-            stale: stale !== undefined,
-            ...(isSignedOut(result.reason) ? { signedOut: true } : {}),
-          });
-          if (!stale) return;
-          list = stale;
-        } else {
-          list = result.value;
-          lastGood.set(cacheKey, list);
-        }
-        for (const question of list.questions) {
-          merged.questions.push(outward(member, question));
-        }
-        const prefix = prefixOf(member);
-        for (const record of list.unreadable) {
-          merged.unreadable.push({
-            ...record,
-            id: record.id === null ? null : `${prefix}${record.id}`,
-          });
-        }
-        merged.truncated ||= list.truncated;
-      });
+      const merge = (): QuestionList => {
+        const failures: SourceFailure[] = [];
+        const loading: SourceLoading[] = [];
+        const merged: QuestionList = { questions: [], unreadable: [], truncated: false, failures };
+        settled.forEach((result, index) => {
+          const member = members[index] as InboxMember;
+          const cacheKey = keyOf(index);
+          let list: QuestionList;
+          if (result === undefined) {
+            loading.push({ source: member.origin, since });
+            const stale = lastGood.get(cacheKey);
+            if (!stale) return;
+            list = stale;
+          } else if (result.status === 'rejected') {
+            const stale = lastGood.get(cacheKey);
+            failures.push({
+              source: member.origin,
+              message: describeSourceFailure(member.origin, result.reason),
+              stale: stale !== undefined,
+              ...(isSignedOut(result.reason) ? { signedOut: true } : {}),
+            });
+            if (!stale) return;
+            list = stale;
+          } else {
+            list = result.value;
+            lastGood.set(cacheKey, list);
+          }
+          for (const question of list.questions) {
+            merged.questions.push(outward(member, question));
+          }
+          const prefix = prefixOf(member);
+          for (const record of list.unreadable) {
+            merged.unreadable.push({
+              ...record,
+              id: record.id === null ? null : `${prefix}${record.id}`,
+            });
+          }
+          merged.truncated ||= list.truncated;
+        });
+        if (loading.length > 0) merged.loading = loading;
+        return merged;
+      };
+      await Promise.all(
+        members.map((member, index) =>
+          readMember(member, params, firstOfKey, signal)
+            .then(
+              (value) => {
+                settled[index] = { status: 'fulfilled', value };
+              },
+              (reason: unknown) => {
+                settled[index] = { status: 'rejected', reason };
+              },
+            )
+            .then(() => {
+              // Only a list that has not loaded before paints part by part: a refresh keeps the
+              // rows on screen until every source has answered.
+              if (!params.onPartial || !firstOfKey || signal?.aborted) return;
+              if (settled.every((result) => result !== undefined)) return;
+              params.onPartial(merge());
+            }),
+        ),
+      );
+      const merged = merge();
       // Nothing to show from any source: the list's own error screen says why.
-      const firstFailure = settled.find((result) => result.status === 'rejected');
-      if (failures.length === members.length && firstFailure) throw firstFailure.reason;
+      const firstFailure = settled.find((result) => result?.status === 'rejected');
+      if (merged.failures?.length === members.length && firstFailure?.status === 'rejected') {
+        throw firstFailure.reason;
+      }
       return merged;
     },
     get: async (id, signal) => {
@@ -135,11 +226,13 @@ export function createInboxSource(members: readonly InboxMember[]): QuestionSour
     },
     resolve: act((source, id, input) => source.resolve(id, input)),
     updateAnswer: async (id, input) => {
+      forgetShared();
       const { member, nativeId } = route(id);
       return outward(member, await member.source.updateAnswer(nativeId, input));
     },
     markNotApplicable: act((source, id, input) => source.markNotApplicable(id, input)),
     cancel: async (id) => {
+      forgetShared();
       const { member, nativeId } = route(id);
       return outward(member, await member.source.cancel(nativeId));
     },

@@ -23,6 +23,8 @@ export interface InboxToolbarProps {
   onSearchDone?: () => void;
   density: Density;
   onDensityChange: (density: Density) => void;
+  /** Ids of the sources whose list has not answered yet, space-separated. */
+  loadingSources?: string | undefined;
 }
 
 /** Memoized: the page re-renders when its rows change, the toolbar only when its own data does. */
@@ -38,9 +40,13 @@ export const InboxToolbar = memo(function InboxToolbar({
   onSearchDone,
   density,
   onDensityChange,
+  loadingSources,
 }: InboxToolbarProps) {
   const { text: query, change, clear: clearQuery } = searchText;
-  const sources = useSourceOptions();
+  const loading = loadingSources?.split(' ');
+  const sources = useSourceOptions().map((source) =>
+    loading?.includes(source.value) ? { ...source, label: `${source.label} (loading…)` } : source,
+  );
   // Native pickers: the phone's own picker on phones, type-ahead on desktops, and no popover code
   // in the first download. A value from the URL that no question has any more stays selectable.
   const options = (values: string[], current: string | null) =>

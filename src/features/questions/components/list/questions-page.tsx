@@ -25,7 +25,7 @@ import { SelectionContext, useSelection } from '../../hooks/use-selection';
 import { questionIdFromPath } from '../../utils/paths';
 import { BulkBar } from './bulk-bar';
 import { InboxBody } from './inbox-body';
-import { NewArrivalsBanner, RefreshFailedNote, SourceFailuresNote } from './inbox-notices';
+import { NewArrivalsBanner, RefreshFailedNote } from './inbox-notices';
 import { InboxToolbar } from './inbox-toolbar';
 import type { QuestionListHandle } from './question-list';
 import classes from './questions-page.module.css';
@@ -43,6 +43,8 @@ const ShortcutsHelp = lazyPart(() =>
 const PendingTitle = lazyPart(() =>
   import('../drawer/question-drawer').then((m) => m.PendingTitle),
 );
+// Only when a source is loading late or failing: a one-system inbox that answers never needs it.
+const SourceNotes = lazyPart(() => import('./source-notes').then((m) => m.SourceNotes));
 const noop = () => {};
 
 export function QuestionsPage() {
@@ -157,9 +159,14 @@ export function QuestionsPage() {
         {...toolbarData}
         density={density}
         onDensityChange={setDensity}
+        loadingSources={view.data?.loading?.map((loading) => loading.source.id).join(' ')}
       />
       {refreshFailed && <RefreshFailedNote error={view.error} />}
-      <SourceFailuresNote failures={view.data?.failures} />
+      {(view.data?.failures?.length || view.data?.loading) && (
+        <LoadBoundary what="The sources' state" parts={[SourceNotes]} quiet>
+          <SourceNotes failures={view.data.failures} loading={view.data.loading} />
+        </LoadBoundary>
+      )}
       <NewArrivalsBanner count={newIds.size} onSeen={markAllSeen} />
       <BulkBar selection={selection} viewCount={visible.length} />
       <Paper withBorder radius="md">

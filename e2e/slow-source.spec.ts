@@ -1,0 +1,134 @@
+// A slow system never holds back the inbox (issue 31): one system's list is held back (each of
+// the three in turn); the other two systems' rows are on screen
+// and usable meanwhile, and its rows slot in later without taking the reviewer's focus or draft.
+import type { APIRequestContext, Request } from '@playwright/test';
+import { bilbyDemoIds } from '../mock/bilby/seed';
+import { demoIds } from '../mock/seed';
+import { vertesiaDemoIds } from '../mock/vertesia/seed';
+import { drawer, expect, row, test } from './fixtures';
+
+type System = 'reflexio' | 'vertesia' | 'bilby';
+
+async function control(
+  request: APIRequestContext,
+  tenant: string,
+  system: System,
+  path: string,
+  data?: unknown,
+) {
+  const prefix = system === 'reflexio' ? '' : `${system}/`;
+  const response = await request.fetch(`${prefix}__mock/${path}`, {
+    method: 'POST',
+    headers: { 'x-mock-tenant': tenant, connection: 'close' },
+    data,
+  });
+  if (!response.ok()) throw new Error(`${system} mock ${path}: ${response.status()}`);
+}
+
+const systems: {
+  id: System;
+  label: string;
+  /** Its list requests (Bilby: the pages of conversations; each conversation is read after). */
+  listRoute: RegExp;
+  row: string;
+}[] = [
+  // Reflexio filters by status on its server: the view's list and then the unfiltered one.
+  {
+    id: 'reflexio',
+    label: 'Reflexio',
+    listRoute: /\/api\/pending_tool_calls(\?|$)/,
+    row: demoIds.pendingYesNo,
+  },
+  {
+    id: 'vertesia',
+    label: 'Vertesia',
+    listRoute: /\/pending-asks(\?|$)/,
+    row: `vertesia:${vertesiaDemoIds.refund}`,
+  },
+  {
+    id: 'bilby',
+    label: 'Bilby',
+    listRoute: /\/bilby\/api\/v1\/conversations(\?|$)/,
+    row: `bilby:${bilbyDemoIds.naming}:${bilbyDemoIds.namingCall}`,
+  },
+];
+
+/** A first load's list requests, by system: Bilby's pages and each conversation apart. */
+function countLists(requests: Request[]) {
+  const paths = requests
+    .filter((request) => request.method() === 'GET')
+    .map((request) => new URL(request.url()))
+    .map((url) => `${url.pathname}${url.search}`);
+  return {
+    reflexio: paths.filter((path) => /\/api\/pending_tool_calls(\?|$)/.test(path)).length,
+    vertesia: paths.filter((path) => /\/pending-asks(\?|$)/.test(path)).length,
+    bilbyPages: paths.filter((path) => /\/conversations(\?|$)/.test(path)),
+    bilbyConversations: paths.filter((path) => /\/conversations\/[^/?]+(\?|$)/.test(path)),
+  };
+}
+
+test.beforeEach(async ({ request, mock }) => {
+  for (const system of ['vertesia', 'bilby'] as const) {
+    await control(request, mock.tenant, system, 'reset', { seed: 'demo' });
+  }
+});
+
+for (const slow of systems) {
+  test(`${slow.label} is slow: the others' rows are usable first, its rows slot in after`, async ({
+    page,
+  }) => {
+    // Its list requests are held until the reviewer has opened and typed into another system's
+    // question (a timed fault raced the drawer's first download on a loaded machine), then answered.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(slow.listRoute, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const requests: Request[] = [];
+    page.on('request', (sent) => requests.push(sent));
+    await page.goto('questions');
+
+    const others = systems.filter((system) => system !== slow);
+    for (const other of others) await expect(row(page, other.row)).toBeVisible();
+    const loadingLine = page.locator('[data-sources-loading]');
+    await expect(loadingLine).toContainText(`${slow.label} is`);
+    await expect(row(page, slow.row)).toHaveCount(0);
+    await expect(
+      page
+        .getByRole('combobox', { name: 'Source' })
+        .locator('option', { hasText: `${slow.label} (loading…)` }),
+    ).toHaveCount(1);
+
+    // Usable: a question of another system opens and takes a draft while the slow one loads.
+    const opened = others[0]?.row ?? '';
+    await row(page, opened).getByRole('link').click();
+    const answer = drawer(page).getByRole('textbox', { name: 'Answer' });
+    await answer.fill('Yes, go ahead');
+    await expect(answer).toBeFocused();
+    await expect(loadingLine).toBeVisible();
+    release();
+
+    // Its rows arrive; the reviewer's focus and draft stay where they were.
+    await expect(row(page, slow.row)).toBeVisible({ timeout: 15_000 });
+    await expect(loadingLine).toHaveCount(0);
+    await expect(answer).toBeFocused();
+    await expect(answer).toHaveValue('Yes, go ahead');
+    await expect(
+      page.getByRole('combobox', { name: 'Source' }).locator('option', { hasText: 'loading' }),
+    ).toHaveCount(0);
+
+    // One list request per system on a first load (Reflexio: its view's and the unfiltered one),
+    // each Bilby conversation read once.
+    await expect.poll(() => countLists(requests).reflexio).toBe(2);
+    const counts = countLists(requests);
+    expect(counts.vertesia).toBe(1);
+    expect(new Set(counts.bilbyPages).size).toBe(counts.bilbyPages.length);
+    expect(new Set(counts.bilbyConversations).size).toBe(counts.bilbyConversations.length);
+
+    await answer.press('Control+Enter');
+    await expect(page.getByText('Answer sent')).toBeVisible();
+  });
+}
