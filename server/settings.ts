@@ -11,6 +11,7 @@ import {
   parseUpstreamUrl,
   type Upstream,
 } from './proxy';
+import { DEFAULT_TEAM_CONFIG, type TeamConfig } from './team';
 
 export const DEFAULT_PORT = 5173;
 
@@ -40,6 +41,9 @@ export const SETTING_NAMES = [
   'MOCK_SEED',
   'MOCK_SIMULATOR_SECONDS',
   'MOCK_LATENCY_MS',
+  'CLAIM_MINUTES',
+  'MAX_CLAIMS',
+  'PRESENCE_TTL_SECONDS',
 ] as const;
 
 type SettingName = (typeof SETTING_NAMES)[number];
@@ -60,6 +64,8 @@ export interface Settings {
   bilbyOrganizationId: string | undefined;
   /** Who the reviewer is and where the trail is kept (audit-config.ts reads those variables). */
   audit: AuditConfig;
+  /** Presence and claims (server/team.ts). */
+  team: TeamConfig;
   mock: {
     apiKey: string | null;
     maxTenants: number;
@@ -274,6 +280,24 @@ export function readSettings(env: Env): SettingsResult {
     latencyMs: read.integer('MOCK_LATENCY_MS', 150, 0, 60_000, ' milliseconds'),
   };
 
+  const team: TeamConfig = {
+    claimMinutes: read.number(
+      'CLAIM_MINUTES',
+      DEFAULT_TEAM_CONFIG.claimMinutes,
+      0.05,
+      1440,
+      ' minutes',
+    ),
+    maxClaims: read.integer('MAX_CLAIMS', DEFAULT_TEAM_CONFIG.maxClaims, 1, 10_000),
+    presenceTtlSeconds: read.integer(
+      'PRESENCE_TTL_SECONDS',
+      DEFAULT_TEAM_CONFIG.presenceTtlSeconds,
+      12,
+      600,
+      ' seconds',
+    ),
+  };
+
   const audit = auditConfigFromEnv(env);
   if (!audit.ok) read.problems.push(audit.message);
 
@@ -293,6 +317,7 @@ export function readSettings(env: Env): SettingsResult {
       bilby,
       bilbyOrganizationId,
       audit: audit.config,
+      team,
       mock,
     },
   };

@@ -15,6 +15,7 @@ import { withRequestLog } from './request-log';
 import { readSettings } from './settings';
 import { closeGracefullyOnSignals } from './shutdown';
 import { servedSystems } from './systems';
+import { createTeam, TEAM_CHANNEL } from './team';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dev = process.argv.includes('--dev');
@@ -128,10 +129,26 @@ async function main() {
     );
     process.exit(1);
   });
+  const listen = trail.db.listen?.bind(trail.db);
+  const team = await createTeam({
+    db: trail.db,
+    identity: auditConfig.identity,
+    config: settings.team,
+    // Presence reaches the other replicas through PostgreSQL; embedded, this process is all.
+    bus: listen
+      ? {
+          publish: async (message) => {
+            await trail.db.query('SELECT pg_notify($1, $2)', [TEAM_CHANNEL, message]);
+          },
+          subscribe: (onMessage) => listen(TEAM_CHANNEL, onMessage),
+        }
+      : null,
+  });
   const audit = createAudit({
     db: trail.db,
     identity: auditConfig.identity,
     answers: auditConfig.answers,
+    onAccepted: team.answered,
   });
   const stopRetention = scheduleRetention(trail.db, auditConfig.retentionDays);
 
@@ -147,7 +164,8 @@ async function main() {
     configSources: others.config,
     configFile: path.join(root, 'public', 'config.json'),
     around: audit.around,
-    portalApi: audit.api,
+    portalApi: async (request, innerPath) =>
+      (await team.api(request, innerPath)) ?? audit.api(request, innerPath),
     allowedHosts: [
       `localhost:${port}`,
       `127.0.0.1:${port}`,
@@ -213,6 +231,7 @@ async function main() {
       mock?.close();
       others.close();
       stopRetention();
+      void team.close();
       void trail.db.close();
     },
   });
