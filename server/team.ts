@@ -341,6 +341,19 @@ export async function createTeam(options: TeamOptions): Promise<Team> {
       if (!tab) return json(400, { detail: 'tab: a short id of the browser tab.' });
       const key = `${replica}:${reviewer.id}:${tab}`;
       if (body.question === null) {
+        // `left`: the question this tab closed; a later heartbeat for another one stays.
+        const left =
+          typeof body.left === 'object' && body.left !== null
+            ? (body.left as Record<string, unknown>)
+            : null;
+        const current = seen.get(key);
+        if (
+          left &&
+          current &&
+          (current.sourceId !== text(left.source, 64) || current.questionId !== text(left.id))
+        ) {
+          return json(200, { ok: true });
+        }
         seen.delete(key);
         publish({ kind: 'presence', tab: `${reviewer.id}:${tab}`, entry: null });
         broadcast();

@@ -1,0 +1,24 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSyncExternalStore } from 'react';
+import { useClock } from '@/lib/clock';
+import { teamQueries } from '../api/queries';
+import { fetchMe } from '../api/requests';
+import { teamLive } from '../live/team-live';
+
+const probe = () => fetchMe().then((me) => me !== null);
+
+/**
+ * The team's state as the live stream last put it in the cache, who this browser's reviewer is,
+ * and the server's time, re-read every 30 s (enough for "12 min left" and for claims to lapse).
+ */
+export function useTeam() {
+  const queryClient = useQueryClient();
+  const live = teamLive(queryClient, probe);
+  const { data: state } = useQuery(teamQueries.state());
+  const { data: connection } = useQuery(teamQueries.connection());
+  const { data: me } = useQuery(teamQueries.me());
+  const clock = useClock();
+  const tick = useSyncExternalStore(clock.subscribe, () => Math.floor(clock.now() / 30_000));
+  const now = Math.max(tick * 30_000, clock.now()) + live.offsetMs();
+  return { state: state ?? null, connection, me: me ?? null, now };
+}
