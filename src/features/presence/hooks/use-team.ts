@@ -9,7 +9,7 @@ const probe = () => fetchMe().then((me) => me !== null);
 
 /**
  * The team's state as the live stream last put it in the cache, who this browser's reviewer is,
- * and the server's time, re-read every 30 s (enough for "12 min left" and for claims to lapse).
+ * and the server's time, re-read every 5 s (a lapsed claim leaves the screen within 5 s).
  */
 export function useTeam() {
   const queryClient = useQueryClient();
@@ -18,7 +18,7 @@ export function useTeam() {
   const { data: connection } = useQuery(teamQueries.connection());
   const { data: me } = useQuery(teamQueries.me());
   const clock = useClock();
-  const tick = useSyncExternalStore(clock.subscribe, () => Math.floor(clock.now() / 30_000));
-  const now = Math.max(tick * 30_000, clock.now()) + live.offsetMs();
+  const tick = useSyncExternalStore(clock.subscribe, () => Math.floor(clock.now() / 5_000));
+  const now = Math.max(tick * 5_000, clock.now()) + live.offsetMs();
   return { state: state ?? null, connection, me: me ?? null, now };
 }
