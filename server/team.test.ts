@@ -168,6 +168,9 @@ describe('claims', () => {
     await caller(target)('alice@example.com', 'POST', 'presence', { tab: 't', question });
     const next = new TextDecoder().decode((await reader?.read())?.value);
     expect(next).toContain('"reviewer":"alice@example.com"');
+    // Shutting down ends the stream at once: it does not hold a graceful shutdown up.
+    await target.close();
+    expect((await reader?.read())?.done).toBe(true);
     abort.abort();
   });
 });

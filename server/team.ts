@@ -111,7 +111,11 @@ export async function createTeam(options: TeamOptions): Promise<Team> {
   const replica = randomUUID();
   /** `<tab>` → what that tab has open (tabs of one reviewer are counted once when shown). */
   const seen = new Map<string, Seen>();
-  const streams = new Set<{ reviewer: string; send: (data: string) => void }>();
+  const streams = new Set<{
+    reviewer: string;
+    send: (data: string) => void;
+    end: () => void;
+  }>();
   const counters = new Map<string, { windowStart: number; count: number }>();
   let claims: Claim[] = await listClaims(db).catch(() => []);
 
@@ -283,7 +287,7 @@ export async function createTeam(options: TeamOptions): Promise<Team> {
       return json(429, { detail: 'Too many open event streams for this reviewer.' });
     }
     const encoder = new TextEncoder();
-    let entry: { reviewer: string; send: (data: string) => void } | null = null;
+    let entry: { reviewer: string; send: (data: string) => void; end: () => void } | null = null;
     let heartbeat: ReturnType<typeof setInterval> | null = null;
     const stop = () => {
       if (entry) streams.delete(entry);
@@ -299,16 +303,21 @@ export async function createTeam(options: TeamOptions): Promise<Team> {
             stop();
           }
         };
-        entry = { reviewer: reviewer.id, send: (data) => write(`event: team\ndata: ${data}\n\n`) };
-        streams.add(entry);
-        write(`retry: 3000\nevent: team\ndata: ${JSON.stringify(snapshot())}\n\n`);
-        heartbeat = setInterval(() => write(': keep-alive\n\n'), HEARTBEAT_MS);
-        request.signal.addEventListener('abort', () => {
+        const end = () => {
           stop();
           try {
             controller.close();
           } catch {}
-        });
+        };
+        entry = {
+          reviewer: reviewer.id,
+          send: (data) => write(`event: team\ndata: ${data}\n\n`),
+          end,
+        };
+        streams.add(entry);
+        write(`retry: 3000\nevent: team\ndata: ${JSON.stringify(snapshot())}\n\n`);
+        heartbeat = setInterval(() => write(': keep-alive\n\n'), HEARTBEAT_MS);
+        request.signal.addEventListener('abort', end);
       },
       cancel: stop,
     });
@@ -459,7 +468,9 @@ export async function createTeam(options: TeamOptions): Promise<Team> {
       clearInterval(sweep);
       clearInterval(prune);
       if (pending) clearTimeout(pending);
-      for (const stream of [...streams]) streams.delete(stream);
+      // Open streams would hold a graceful shutdown until its deadline: they end now (browsers
+      // reconnect to another replica, or to this one when it is back).
+      for (const stream of [...streams]) stream.end();
       await unsubscribe?.();
     },
   };
