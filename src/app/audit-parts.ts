@@ -1,14 +1,12 @@
 import { lazyPart } from '@/components/load-boundary';
 import type { AuditParts, TeamParts } from '@/config/shell-context';
-import { whenIdleAfterFirstScreen } from '@/lib/idle';
 
 // The audit trail's screens load when first shown, never with the first screen.
 const history = () => import('@/features/activity/components/question-history');
 const row = () => import('@/features/activity/components/acted-by');
-// Presence and claims load once the list is on screen and the browser is idle: none of their code
-// is in the first download.
-const team = () =>
-  new Promise<void>(whenIdleAfterFirstScreen).then(() => import('@/features/presence/team-parts'));
+// Presence and claims: none of their code is in the first download. It is asked for when the first
+// rows render (the list's data is in) or, above the list, once the drawer's code has loaded.
+const team = () => import('@/features/presence/parts');
 
 export const auditParts: AuditParts = {
   History: lazyPart(() => history().then((m) => m.QuestionHistory)),

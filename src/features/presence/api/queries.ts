@@ -31,5 +31,7 @@ export const teamQueries = {
       queryKey: teamKeys.me(),
       queryFn: ({ signal }: { signal: AbortSignal }) => fetchMe(signal),
       staleTime: 5 * 60_000,
+      // Asked once: a server that cannot say who this is has no presence to show either.
+      retry: false,
     }) as const,
 };

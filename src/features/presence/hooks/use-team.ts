@@ -2,10 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
 import { useClock } from '@/lib/clock';
 import { teamQueries } from '../api/queries';
-import { fetchMe } from '../api/requests';
 import { teamLive } from '../live/team-live';
-
-const probe = () => fetchMe().then((me) => me !== null);
 
 /**
  * The team's state as the live stream last put it in the cache, who this browser's reviewer is,
@@ -13,7 +10,10 @@ const probe = () => fetchMe().then((me) => me !== null);
  */
 export function useTeam() {
   const queryClient = useQueryClient();
-  const live = teamLive(queryClient, probe);
+  // One request says both who this is and whether there is a portal server at all.
+  const live = teamLive(queryClient, () =>
+    queryClient.fetchQuery(teamQueries.me()).then((me) => me !== null),
+  );
   const { data: state } = useQuery(teamQueries.state());
   const { data: connection } = useQuery(teamQueries.connection());
   const { data: me } = useQuery(teamQueries.me());

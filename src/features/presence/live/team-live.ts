@@ -164,6 +164,12 @@ export function createTeamLive({
 
   const start = async () => {
     if (!leader.isLeader()) return;
+    if (typeof EventSource !== 'function') {
+      // A browser without Server-Sent Events (or a test's DOM): nothing live, said once.
+      absent = true;
+      setConnection('absent');
+      return;
+    }
     if (probe && !absent && connection === 'connecting') {
       absent = !(await probe().catch(() => true));
       if (absent) {

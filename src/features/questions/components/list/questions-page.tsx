@@ -159,7 +159,7 @@ export function QuestionsPage() {
       {refreshFailed && <RefreshFailedNote error={view.error} />}
       <SourceFailuresNote failures={view.data?.failures} />
       <NewArrivalsBanner count={newIds.size} onSeen={markAllSeen} />
-      {Team && (
+      {Team && partsLoaded && (
         <LoadBoundary what="Claims" parts={[Team]} quiet>
           <Team selected={selection.selected} onKeep={setKeep} />
         </LoadBoundary>
