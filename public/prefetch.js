@@ -49,6 +49,7 @@
     if (!isObject(settings)) return false;
     const { apiBaseUrl, sources, pollIntervalMs, notifyPollIntervalMs, auth, headers, embed } =
       settings;
+    const { claimMinutes, maxClaims } = settings;
     return (
       onlyKeys(settings, [
         'apiBaseUrl',
@@ -58,7 +59,13 @@
         'auth',
         'headers',
         'embed',
+        'claimMinutes',
+        'maxClaims',
       ]) &&
+      (claimMinutes === undefined ||
+        (typeof claimMinutes === 'number' && claimMinutes >= 0.05 && claimMinutes <= 1440)) &&
+      (maxClaims === undefined ||
+        (Number.isInteger(maxClaims) && maxClaims >= 1 && maxClaims <= 10000)) &&
       (apiBaseUrl === undefined || usableApiBase(apiBaseUrl)) &&
       (sources === undefined || (apiBaseUrl === undefined && validSources(sources))) &&
       (pollIntervalMs === undefined ||

@@ -93,6 +93,29 @@ const alice = { 'x-forwarded-email': 'alice@example.com', 'x-forwarded-user': 'A
 const bob = { 'x-forwarded-email': 'bob@example.com' };
 
 describe('the audit trail, recorded by the server', () => {
+  it('tells the team which questions a system accepted an action on (their claims go), not refused ones', async () => {
+    const accepted: [string, string[]][] = [];
+    const { call } = portal(SSO, {
+      onAccepted: async (source, ids) => {
+        accepted.push([source, ids]);
+      },
+    });
+    const [a] = await pendingReflexio(call, 1);
+    await call(
+      'POST',
+      `/api/pending_tool_calls/${a}/resolve`,
+      { result: { answer: 'Yes' } },
+      alice,
+    );
+    await call(
+      'POST',
+      `/api/pending_tool_calls/${a}/resolve`,
+      { result: { answer: 'Again' } },
+      bob,
+    );
+    expect(accepted).toEqual([['reflexio', [a]]]);
+  });
+
   it('records each Reflexio action with the reviewer, the answer sent and the outcome', async () => {
     const { call } = portal(SSO);
     const [a, b, c, d] = await pendingReflexio(call, 4);

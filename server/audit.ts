@@ -31,6 +31,8 @@ export interface AuditOptions {
   /** AUDIT_ANSWERS: keep the answer sent, its SHA-256, or nothing (default full). */
   answers?: AnswerMode;
   log?: (line: string) => void;
+  /** After a system accepted an action: its questions (the team's claims on them go). */
+  onAccepted?: (sourceId: string, questionIds: string[]) => Promise<void>;
   /** Tests: an error thrown instead of writing the attempt. */
   failWrites?: () => Error | null;
 }
@@ -145,6 +147,12 @@ export function createAudit(options: AuditOptions): Audit {
       throw error;
     }
     await recordOutcome(requestId, response.status, await refusalDetail(response));
+    if (response.status < 400 && options.onAccepted) {
+      await options.onAccepted(
+        call.source.id,
+        actions.map((action) => action.questionId),
+      );
+    }
     const headers = new Headers(response.headers);
     headers.set('x-audit-request-id', requestId);
     return new Response(response.body, {

@@ -534,3 +534,23 @@ describe('smaller holes (item 12)', () => {
     }
   });
 });
+
+describe('the team settings in config.json (issue 28)', () => {
+  it('reads claimMinutes and maxClaims from the config.json it serves; the variables override them', () => {
+    const fromFile = readSettings({}, { claimMinutes: 5, maxClaims: 3 });
+    expect(fromFile.ok && fromFile.settings.team).toMatchObject({ claimMinutes: 5, maxClaims: 3 });
+    const overridden = readSettings({ CLAIM_MINUTES: '20' }, { claimMinutes: 5 });
+    expect(overridden.ok && overridden.settings.team.claimMinutes).toBe(20);
+    const defaults = readSettings({}, { pollIntervalMs: 10_000 });
+    expect(defaults.ok && defaults.settings.team).toMatchObject({
+      claimMinutes: 15,
+      maxClaims: 50,
+    });
+    const bad = readSettings({}, { maxClaims: 2.5 });
+    expect(bad.ok).toBe(false);
+    if (!bad.ok)
+      expect(bad.problems).toEqual([
+        expect.stringMatching(/^config.json's maxClaims must be a whole number from 1 to 10,000/),
+      ]);
+  });
+});

@@ -11,6 +11,7 @@ import {
   parseUpstreamUrl,
   type Upstream,
 } from './proxy';
+import { DEFAULT_TEAM_CONFIG, type TeamConfig } from './team';
 
 export const DEFAULT_PORT = 5173;
 
@@ -40,6 +41,9 @@ export const SETTING_NAMES = [
   'MOCK_SEED',
   'MOCK_SIMULATOR_SECONDS',
   'MOCK_LATENCY_MS',
+  'CLAIM_MINUTES',
+  'MAX_CLAIMS',
+  'PRESENCE_TTL_SECONDS',
 ] as const;
 
 type SettingName = (typeof SETTING_NAMES)[number];
@@ -60,6 +64,8 @@ export interface Settings {
   bilbyOrganizationId: string | undefined;
   /** Who the reviewer is and where the trail is kept (audit-config.ts reads those variables). */
   audit: AuditConfig;
+  /** Presence and claims (server/team.ts). */
+  team: TeamConfig;
   mock: {
     apiKey: string | null;
     maxTenants: number;
@@ -185,7 +191,11 @@ function validFrameAncestors(value: string): boolean {
   return sources.every((source) => CSP_SOURCE.test(source));
 }
 
-export function readSettings(env: Env): SettingsResult {
+/**
+ * `served`: the config.json the server serves (parsed), where `claimMinutes` and `maxClaims` may
+ * be set for the whole team; CLAIM_MINUTES and MAX_CLAIMS override them.
+ */
+export function readSettings(env: Env, served: unknown = null): SettingsResult {
   const read = new Reader(env);
   const port = read.integer('PORT', DEFAULT_PORT, 0, 65535);
 
@@ -274,6 +284,48 @@ export function readSettings(env: Env): SettingsResult {
     latencyMs: read.integer('MOCK_LATENCY_MS', 150, 0, 60_000, ' milliseconds'),
   };
 
+  const fromConfig = (key: 'claimMinutes' | 'maxClaims', min: number, max: number) => {
+    const value =
+      typeof served === 'object' && served !== null
+        ? (served as Record<string, unknown>)[key]
+        : undefined;
+    if (value === undefined) return undefined;
+    const whole = key === 'maxClaims';
+    if (
+      typeof value === 'number' &&
+      value >= min &&
+      value <= max &&
+      (!whole || Number.isInteger(value))
+    )
+      return value;
+    read.problems.push(
+      `config.json's ${key} must be a ${whole ? 'whole number' : 'number'} from ${min} to ${max.toLocaleString('en-US')}, not ${shown(JSON.stringify(value) ?? String(value))}.`,
+    );
+    return undefined;
+  };
+  const team: TeamConfig = {
+    claimMinutes: read.number(
+      'CLAIM_MINUTES',
+      fromConfig('claimMinutes', 0.05, 1440) ?? DEFAULT_TEAM_CONFIG.claimMinutes,
+      0.05,
+      1440,
+      ' minutes',
+    ),
+    maxClaims: read.integer(
+      'MAX_CLAIMS',
+      fromConfig('maxClaims', 1, 10_000) ?? DEFAULT_TEAM_CONFIG.maxClaims,
+      1,
+      10_000,
+    ),
+    presenceTtlSeconds: read.integer(
+      'PRESENCE_TTL_SECONDS',
+      DEFAULT_TEAM_CONFIG.presenceTtlSeconds,
+      12,
+      600,
+      ' seconds',
+    ),
+  };
+
   const audit = auditConfigFromEnv(env);
   if (!audit.ok) read.problems.push(audit.message);
 
@@ -293,6 +345,7 @@ export function readSettings(env: Env): SettingsResult {
       bilby,
       bilbyOrganizationId,
       audit: audit.config,
+      team,
       mock,
     },
   };

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,7 @@ import { withRequestLog } from './request-log';
 import { readSettings } from './settings';
 import { closeGracefullyOnSignals } from './shutdown';
 import { servedSystems } from './systems';
+import { createTeam, TEAM_CHANNEL } from './team';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dev = process.argv.includes('--dev');
@@ -22,7 +23,20 @@ const env = process.env;
 // The compiled server (`npm run serve`, dist-server/start.js) never builds: it runs without Vite.
 const production = process.argv.includes('--production') || env.NODE_ENV === 'production';
 
-const checked = readSettings(env);
+// The config.json this server serves: the team's claim settings may be there (readSettings).
+function servedConfig(): unknown {
+  const file = production
+    ? path.join(root, 'dist', 'config.json')
+    : path.join(root, 'public', 'config.json');
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    // Missing or not JSON: the portal itself says what is wrong with it.
+    return null;
+  }
+}
+
+const checked = readSettings(env, servedConfig());
 if (!checked.ok) {
   for (const problem of checked.problems) console.error(`Cannot start: ${problem}`);
   process.exit(1);
@@ -128,10 +142,26 @@ async function main() {
     );
     process.exit(1);
   });
+  const listen = trail.db.listen?.bind(trail.db);
+  const team = await createTeam({
+    db: trail.db,
+    identity: auditConfig.identity,
+    config: settings.team,
+    // Presence reaches the other replicas through PostgreSQL; embedded, this process is all.
+    bus: listen
+      ? {
+          publish: async (message) => {
+            await trail.db.query('SELECT pg_notify($1, $2)', [TEAM_CHANNEL, message]);
+          },
+          subscribe: (onMessage) => listen(TEAM_CHANNEL, onMessage),
+        }
+      : null,
+  });
   const audit = createAudit({
     db: trail.db,
     identity: auditConfig.identity,
     answers: auditConfig.answers,
+    onAccepted: team.answered,
   });
   const stopRetention = scheduleRetention(trail.db, auditConfig.retentionDays);
 
@@ -147,7 +177,8 @@ async function main() {
     configSources: others.config,
     configFile: path.join(root, 'public', 'config.json'),
     around: audit.around,
-    portalApi: audit.api,
+    portalApi: async (request, innerPath) =>
+      (await team.api(request, innerPath)) ?? audit.api(request, innerPath),
     allowedHosts: [
       `localhost:${port}`,
       `127.0.0.1:${port}`,
@@ -213,6 +244,7 @@ async function main() {
       mock?.close();
       others.close();
       stopRetention();
+      void team.close();
       void trail.db.close();
     },
   });

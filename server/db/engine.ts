@@ -13,6 +13,8 @@ export interface Db extends Queryable {
   /** Runs `work` in one transaction on one connection. */
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /** PostgreSQL only: LISTEN on `channel` over a connection of its own; returns the stop function. */
+  listen?(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
 }
 
 /** PGlite in `dataDir`, or in memory when `dataDir` is null (tests). */
@@ -64,5 +66,30 @@ export async function openPostgres(url: string): Promise<Db> {
       }
     },
     close: () => pool.end(),
+    async listen(channel, onMessage) {
+      if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`bad channel name ${channel}`);
+      let stopped = false;
+      let client: InstanceType<typeof pg.Client> | null = null;
+      // A dropped connection (a database restart) is opened again, a second later.
+      const connect = async (): Promise<void> => {
+        const next = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+        next.on('notification', (message) => {
+          if (message.channel === channel && message.payload) onMessage(message.payload);
+        });
+        next.on('error', (error: Error) => {
+          console.error(`[db] listen: ${error.message}`);
+          next.end().catch(() => {});
+          if (!stopped) setTimeout(() => void connect().catch(() => {}), 1000).unref();
+        });
+        await next.connect();
+        await next.query(`LISTEN ${channel}`);
+        client = next;
+      };
+      await connect();
+      return async () => {
+        stopped = true;
+        await client?.end().catch(() => {});
+      };
+    },
   };
 }

@@ -62,6 +62,23 @@ export const migrations: { version: number; name: string; sql: string }[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: 'claims',
+    sql: `
+      -- Who holds a question: one row per question, gone on release, answer or expiry.
+      CREATE TABLE claims (
+        source_id text NOT NULL,
+        question_id text NOT NULL,
+        reviewer text NOT NULL,
+        reviewer_name text,
+        claimed_at timestamptz NOT NULL DEFAULT now(),
+        expires_at timestamptz NOT NULL,
+        PRIMARY KEY (source_id, question_id)
+      );
+      CREATE INDEX claims_reviewer ON claims (reviewer, expires_at);
+    `,
+  },
 ];
 
 const LOCK_KEY = 27_000_027;

@@ -9,7 +9,7 @@ import { QuestionSourceContext } from '@/features/questions/api/source';
 import { type Clock, ClockContext, createServerClock } from '@/lib/clock';
 import { whenIdleAfterFirstScreen } from '@/lib/idle';
 import { SessionContext } from '@/lib/session-store';
-import { auditParts } from './audit-parts';
+import { auditParts, teamParts } from './audit-parts';
 import { AppMantineProvider } from './mantine-provider';
 import { AppRoutes } from './router';
 import type { Services } from './services';
@@ -70,6 +70,7 @@ export function App({
     embed: resolveEmbed(config.embed, window.location.search),
     tokens: services.tokens,
     audit: auditParts,
+    team: teamParts,
   }));
   return (
     <AppProviders config={config} services={services} shell={shell} clock={clock}>

@@ -22,6 +22,8 @@ describe('runtime config', () => {
         headers: {},
         embed: false,
         links: 'path',
+        claimMinutes: 15,
+        maxClaims: 50,
       },
     });
   });

@@ -118,6 +118,11 @@ const fileSchema = z.strictObject({
   // the start page (the static demo); "path": `<base>questions/<id>`, for a server that answers
   // every address below the base with the app.
   links: z._default(z.enum(['path', 'hash']), 'path'),
+  // Claims (docs/team.md): how long a claim holds a question, and how many one reviewer may hold.
+  // The portal server reads them from the config.json it serves (CLAIM_MINUTES and MAX_CLAIMS
+  // override them there).
+  claimMinutes: z._default(z.number().check(z.gte(0.05), z.lte(1440)), 15),
+  maxClaims: z._default(z.int().check(z.gte(1), z.lte(10_000)), 50),
 });
 
 /**

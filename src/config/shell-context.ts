@@ -7,6 +7,8 @@ export interface Shell {
   tokens: TokenStore;
   /** The audit trail's parts the questions feature shows (lazily loaded; absent in its tests). */
   audit?: AuditParts;
+  /** Presence and claims (lazily loaded after the list; absent in the questions feature's tests). */
+  team?: TeamParts;
 }
 
 /** A question as the trail's parts need it. */
@@ -22,7 +24,7 @@ type Part<P> = ComponentType<P> & { retry(): void };
 export interface AuditParts {
   /** The drawer's "History" of a question, or of each member of a look-alike group. */
   History: Part<{ questions: readonly AuditSubject[] }>;
-  /** "by alice" on a row its reviewers closed. */
+  /** "by alice" on a row its reviewers closed; on a pending row, who is on it (presence, claims). */
   ActedBy: Part<{ question: AuditSubject }>;
 }
 
@@ -32,4 +34,34 @@ export function useShell(): Shell {
   const shell = use(ShellContext);
   if (!shell) throw new Error('useShell needs a ShellContext provider');
   return shell;
+}
+
+/** Where the team's part is shown: a row's label, the drawer's panel, or the bar above the list. */
+export type TeamPlace =
+  | { row: AuditSubject }
+  | { drawer: AuditSubject }
+  | {
+      selected: readonly AuditSubject[];
+      /** Takes an updater (a state setter): the Claimed filter's predicate, or null. */
+      onKeep: (update: () => ((question: AuditSubject) => boolean) | null) => void;
+    };
+
+export interface TeamParts {
+  /**
+   * One part for every place ("alice viewing" on a row; who else is on the open question and
+   * Claim / Release in the drawer; the Claimed filter and Claim for selected rows above the list).
+   */
+  Team: Part<TeamPlace>;
+}
+
+/**
+ * Dispatched on `document` before an answer is sent, cancelable; `detail`: the question's `id`,
+ * its `source` id and `go()`, which sends it. Whoever cancels it (the team's part, to ask
+ * whether to answer a question someone else holds) calls `go` if the reviewer still wants to.
+ */
+export const ANSWER_EVENT = 'questions-inbox:answer';
+export interface AnswerEventDetail {
+  id: string;
+  source: string;
+  go: () => void;
 }

@@ -40,6 +40,8 @@ export const activityActions = [
   'not-applicable',
   'cancel',
   'resolve-json',
+  'claim',
+  'release',
 ] as const;
 
 /** The Activity page's filters, as they stand in its URL. */

@@ -6,6 +6,8 @@ const VERBS: Record<string, string> = {
   'not-applicable': 'Marked not applicable',
   cancel: 'Cancelled',
   'resolve-json': 'Resolved',
+  claim: 'Claimed',
+  release: 'Released',
 };
 
 export const ACTION_LABELS: Record<string, string> = {
@@ -14,6 +16,8 @@ export const ACTION_LABELS: Record<string, string> = {
   'not-applicable': 'Not applicable',
   cancel: 'Cancel',
   'resolve-json': 'Resolve (JSON)',
+  claim: 'Claim',
+  release: 'Release',
 };
 
 /** "Answered by alice@example.com"; a refusal says so ("Answer refused (HTTP 409) for …"). */

@@ -18,6 +18,8 @@ const NO_QUESTIONS: Question[] = [];
  * until the view's first rows are on screen; then `whenIdle` runs (the drawer's code loads).
  */
 export function useInboxView(filters: InboxFilters, typedQuery: string, whenIdleAfter: () => void) {
+  // The Claimed filter's predicate, set by the team's lazily loaded bar (null: no filter).
+  const [keep, setKeep] = useState<((question: Question) => boolean) | null>(null);
   // Set once the first rows are committed; the secondary lists wait for it.
   const [viewShown, setViewShown] = useState(false);
   const { view, pending, all, counts: totals } = useInboxData(filters.status, viewShown);
@@ -30,10 +32,10 @@ export function useInboxView(filters: InboxFilters, typedQuery: string, whenIdle
     () => ({ status, q: typedQuery, tag, user, source, sort }),
     [status, typedQuery, tag, user, source, sort],
   );
-  const visible = useMemo(
-    () => (listData ? applyFilters(listData.questions, liveFilters) : []),
-    [listData, liveFilters],
-  );
+  const visible = useMemo(() => {
+    const shown = listData ? applyFilters(listData.questions, liveFilters) : [];
+    return keep ? shown.filter(keep) : shown;
+  }, [listData, liveFilters, keep]);
   const visibleIds = useMemo(() => visible.map((q) => q.id), [visible]);
   // With a tag, user, source or search filter on, the status filter says "2 of 20": every status
   // once the complete list is in, else the view's own.
@@ -61,5 +63,5 @@ export function useInboxView(filters: InboxFilters, typedQuery: string, whenIdle
     [facetSource],
   );
 
-  return { view, pending, counts, liveFilters, visible, visibleIds, tags, users };
+  return { view, pending, counts, liveFilters, visible, visibleIds, tags, users, setKeep };
 }

@@ -23,6 +23,7 @@ import {
   useState,
 } from 'react';
 import { JsonBlock } from '@/components/json-block';
+import { ANSWER_EVENT } from '@/config/shell-context';
 import { isApiError } from '@/lib/api-client';
 import { useClock, useHasPassed, useNow } from '@/lib/clock';
 import { describeSeconds, formatDuration } from '@/lib/format-time';
@@ -267,6 +268,16 @@ export function AnswerForm({
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
     if (closed || mutation.isPending || busy || waiting) return;
+    // A part on the page may ask first (someone else has claimed the question): it cancels this
+    // event and calls `go` once the reviewer says yes. A claim never blocks: it only asks.
+    const asking = new CustomEvent(ANSWER_EVENT, {
+      cancelable: true,
+      detail: { id: question.id, source: question.source.id, go: send },
+    });
+    if (document.dispatchEvent(asking)) send();
+  };
+
+  const send = () => {
     setServerError(null);
     const validity = parseValidFor(validFor);
     setValidForError(validity.ok ? null : validity.message);

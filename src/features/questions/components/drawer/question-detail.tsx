@@ -185,7 +185,9 @@ function QuestionDetailBody({
   const askHuman = isAskHuman(question);
   const answerForm = useRef<AnswerFormHandle>(null);
   const sendingGroup = lookalike !== null && lookalike.sending !== null;
-  const History = useShell().audit?.History;
+  const { audit, team } = useShell();
+  const History = audit?.History;
+  const Team = team?.Team;
 
   // What changed since the reviewer last saw the question: the outcomes of their own actions
   // are not news, and neither is what they acknowledged with "Got it".
@@ -325,6 +327,12 @@ function QuestionDetailBody({
             )}
           </Stack>
         </Alert>
+      )}
+
+      {Team && (
+        <LoadBoundary what="Claims" parts={[Team]} quiet>
+          <Team drawer={question} />
+        </LoadBoundary>
       )}
 
       <PartBoundary what="The answer of this question" resetKey={question.result}>

@@ -133,7 +133,7 @@ export const QuestionRow = memo(function QuestionRow({
         {(status !== viewStatus || isNotApplicable(question)) && (
           <StatusBadge status={status} notApplicable={isNotApplicable(question)} />
         )}
-        {ActedBy && (status === 'resolved' || status === 'cancelled') && (
+        {ActedBy && (
           <LoadBoundary what="Who acted" parts={[ActedBy]} quiet>
             <ActedBy question={question} />
           </LoadBoundary>

@@ -2,6 +2,7 @@ import { Paper, Title } from '@mantine/core';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 import { LoadBoundary, lazyPart } from '@/components/load-boundary';
+import { useShell } from '@/config/shell-context';
 import { isSignedOut } from '@/lib/api-client';
 import { useDensity } from '../../hooks/use-density';
 import { useDraftIds } from '../../hooks/use-drafts';
@@ -60,7 +61,8 @@ export function QuestionsPage() {
       ),
     [],
   );
-  const { view, pending, counts, liveFilters, visible, tags, users } = useInboxView(
+  const Team = useShell().team?.Team;
+  const { view, pending, counts, liveFilters, visible, tags, users, setKeep } = useInboxView(
     filters,
     searchText.query,
     loadParts,
@@ -168,6 +170,11 @@ export function QuestionsPage() {
         </LoadBoundary>
       )}
       <NewArrivalsBanner count={newIds.size} onSeen={markAllSeen} />
+      {Team && partsLoaded && (
+        <LoadBoundary what="Claims" parts={[Team]} quiet>
+          <Team selected={selection.selected} onKeep={setKeep} />
+        </LoadBoundary>
+      )}
       <BulkBar selection={selection} viewCount={visible.length} />
       <Paper withBorder radius="md">
         <SelectionContext value={selection.context}>

@@ -1,0 +1,119 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import {
+  type BrowserContext,
+  test as base,
+  expect,
+  request as playwrightRequest,
+} from '@playwright/test';
+import { postgresAvailable, startTestPostgres } from '../server/db/test-postgres';
+import { drawer, MockControl, row } from './fixtures';
+
+/**
+ * Two replicas of the portal server on one real PostgreSQL (a throwaway server, see
+ * server/db/test-postgres.ts): replica A serves the Reflexio mock, replica B proxies to it
+ * (REFLEXIO_URL), so both show the same questions. Alice is on A, Bob on B.
+ */
+const test = base.extend<object, { replicas: [string, string] }>({
+  replicas: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright's fixture signature.
+    async ({}, use, workerInfo) => {
+      const postgres = await startTestPostgres();
+      const databaseUrl = await postgres.createDatabase();
+      const base = Number(process.env.E2E_TEAM_REPLICA_PORT ?? 5447) + workerInfo.workerIndex * 2;
+      const servers: ChildProcess[] = [];
+      const start = (port: number, extra: Record<string, string>) => {
+        const server = spawn('node', ['--import', 'tsx', 'server/start.ts', '--production'], {
+          env: {
+            ...process.env,
+            PORT: String(port),
+            REVIEWER_HEADER: 'X-Forwarded-Email',
+            DATABASE_URL: databaseUrl,
+            MOCK_SEED: 'empty',
+            MOCK_SIMULATOR_SECONDS: '0',
+            MOCK_LATENCY_MS: '0',
+            PRESENCE_TTL_SECONDS: '12',
+            ...extra,
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        servers.push(server);
+        let output = '';
+        server.stdout?.on('data', (chunk) => {
+          output += chunk;
+        });
+        server.stderr?.on('data', (chunk) => {
+          output += chunk;
+        });
+        return new Promise<string>((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error(`did not start:\n${output}`)), 120_000);
+          server.stdout?.on('data', () => {
+            if (output.includes('is running at')) {
+              clearTimeout(timer);
+              resolve(`http://localhost:${port}/`);
+            }
+          });
+          server.once('exit', () => {
+            clearTimeout(timer);
+            reject(new Error(`exited:\n${output}`));
+          });
+        });
+      };
+      try {
+        const a = await start(base, {});
+        const b = await start(base + 1, { REFLEXIO_URL: a });
+        await use([a, b]);
+      } finally {
+        for (const server of servers) {
+          const exited = new Promise((resolve) => server.once('exit', resolve));
+          if (server.exitCode === null) {
+            server.kill('SIGTERM');
+            await exited;
+          }
+        }
+        await postgres.stop();
+      }
+    },
+    { scope: 'worker', timeout: 240_000 },
+  ],
+});
+
+test.skip(!postgresAvailable(), 'needs PostgreSQL (server/db/test-postgres.ts)');
+
+test('Alice on one replica, Bob on another: presence and claims travel through PostgreSQL', async ({
+  browser,
+  replicas: [a, b],
+}, testInfo) => {
+  test.slow();
+  const tag = `${testInfo.workerIndex}-${testInfo.repeatEachIndex}-${Date.now()}`;
+  const alice = `alice-${tag}@example.com`;
+  const api = await playwrightRequest.newContext({ baseURL: a });
+  // Replica B's proxy sends no mock cookie: both read the mock's default tenant.
+  const mock = new MockControl(api, 'default');
+  await mock.reset('empty');
+  const { id } = await mock.ask({ question: 'Scale the workers down?', expires_in_seconds: 3600 });
+  const contexts: BrowserContext[] = [];
+  try {
+    const context = (base: string, email: string) =>
+      browser.newContext({ baseURL: base, extraHTTPHeaders: { 'X-Forwarded-Email': email } });
+    const aliceContext = await context(a, alice);
+    const bobContext = await context(b, `bob-${tag}@example.com`);
+    contexts.push(aliceContext, bobContext);
+    const bobPage = await bobContext.newPage();
+    await bobPage.goto('questions');
+    await expect(bobPage.getByTestId('team-bar')).toBeVisible();
+    const alicePage = await aliceContext.newPage();
+    await alicePage.goto(`questions/${id}`);
+    await expect(drawer(alicePage).getByTestId('drawer-team')).toBeVisible();
+    await expect(row(bobPage, id).getByTestId('row-team')).toHaveText(`alice-${tag} viewing`, {
+      timeout: 3000,
+    });
+    await row(bobPage, id).getByRole('link').click();
+    await drawer(bobPage).getByRole('button', { name: 'Claim' }).click();
+    await expect(drawer(alicePage).getByTestId('claimed-by')).toContainText(
+      `Claimed by bob-${tag}`,
+    );
+  } finally {
+    for (const context of contexts) await context.close();
+    await api.dispose();
+  }
+});

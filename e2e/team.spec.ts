@@ -1,0 +1,192 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  type Browser,
+  type BrowserContext,
+  test as base,
+  expect,
+  request as playwrightRequest,
+} from '@playwright/test';
+import { drawer, MockControl, row } from './fixtures';
+
+/**
+ * Who is on it: a portal server of its own (per worker) with REVIEWER_HEADER=X-Forwarded-Email,
+ * a short presence time to live and 30-second claims, and two reviewers as two browser contexts.
+ */
+const test = base.extend<object, { portal: string }>({
+  portal: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright's fixture signature.
+    async ({}, use, workerInfo) => {
+      const port = Number(process.env.E2E_TEAM_PORT ?? 5437) + workerInfo.workerIndex;
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'qi-e2e-team-'));
+      const server: ChildProcess = spawn(
+        'node',
+        ['--import', 'tsx', 'server/start.ts', '--production'],
+        {
+          env: {
+            ...process.env,
+            PORT: String(port),
+            REVIEWER_HEADER: 'X-Forwarded-Email',
+            DATA_DIR: dataDir,
+            MOCK_SEED: 'empty',
+            MOCK_SIMULATOR_SECONDS: '0',
+            MOCK_LATENCY_MS: '0',
+            PRESENCE_TTL_SECONDS: '12',
+            CLAIM_MINUTES: '0.5',
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let output = '';
+      server.stdout?.on('data', (chunk) => {
+        output += chunk;
+      });
+      server.stderr?.on('data', (chunk) => {
+        output += chunk;
+      });
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`portal server did not start:\n${output}`)),
+          120_000,
+        );
+        const check = () => {
+          if (output.includes('is running at')) {
+            clearTimeout(timer);
+            resolve();
+          }
+        };
+        server.stdout?.on('data', check);
+        server.once('exit', () => {
+          clearTimeout(timer);
+          reject(new Error(`portal server exited:\n${output}`));
+        });
+      });
+      await use(`http://localhost:${port}/`);
+      const exited = new Promise((resolve) => server.once('exit', resolve));
+      if (server.exitCode === null) {
+        server.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+    { scope: 'worker', timeout: 150_000 },
+  ],
+});
+
+async function reviewer(browser: Browser, portal: string, email: string, tenant: string) {
+  const context = await browser.newContext({
+    baseURL: portal,
+    extraHTTPHeaders: { 'X-Forwarded-Email': email },
+  });
+  await context.addCookies([{ name: 'mock_tenant', value: tenant, url: portal }]);
+  await context.addInitScript(() => localStorage.setItem('qi:answer-and-next', 'off'));
+  return context;
+}
+
+async function setUp(portal: string, tag: string, questions: string[]) {
+  const tenant = `team-${tag}`;
+  const api = await playwrightRequest.newContext({ baseURL: portal });
+  const mock = new MockControl(api, tenant);
+  await mock.reset('empty');
+  const ids: string[] = [];
+  for (const question of questions) {
+    ids.push((await mock.ask({ question, expires_in_seconds: 3600 })).id);
+  }
+  return { tenant, api, ids };
+}
+
+test('Bob sees Alice viewing and typing, then gone; Bob claims, Alice is asked; the Claimed filter', async ({
+  browser,
+  portal,
+}, testInfo) => {
+  test.slow();
+  const tag = `${testInfo.workerIndex}-${testInfo.repeatEachIndex}-${Date.now()}`;
+  const alice = `alice-${tag}@example.com`;
+  const bob = `bob-${tag}@example.com`;
+  const { tenant, api, ids } = await setUp(portal, tag, [
+    'Rotate the staging keys?',
+    'Archive the old reports?',
+  ]);
+  const [id, otherId] = ids as [string, string];
+  const contexts: BrowserContext[] = [];
+  try {
+    const aliceContext = await reviewer(browser, portal, alice, tenant);
+    const bobContext = await reviewer(browser, portal, bob, tenant);
+    contexts.push(bobContext);
+    const b = await bobContext.newPage();
+    await b.goto('questions');
+    // Bob's presence code is here once its bar is.
+    await expect(b.getByTestId('team-bar')).toBeVisible();
+
+    const a = await aliceContext.newPage();
+    await a.goto(`questions/${id}`);
+    await expect(drawer(a).getByTestId('drawer-team')).toBeVisible();
+    await expect(row(b, id).getByTestId('row-team')).toHaveText(`alice-${tag} viewing`, {
+      timeout: 3000,
+    });
+    await row(b, id).getByRole('link').click();
+    await expect(drawer(b).getByText(`${alice} is viewing`)).toBeVisible({ timeout: 3000 });
+
+    await drawer(a).getByRole('textbox', { name: 'Answer' }).pressSequentially('Yes');
+    await expect(drawer(b).getByText(`${alice} is typing an answer`)).toBeVisible({
+      timeout: 3000,
+    });
+
+    // Bob claims; Alice sees it and is asked before her answer goes.
+    await drawer(b).getByRole('button', { name: 'Claim' }).click();
+    await expect(drawer(b).getByText(/You hold this question/)).toBeVisible();
+    await expect(drawer(a).getByTestId('claimed-by')).toContainText(`Claimed by bob-${tag}`);
+    await drawer(a).getByRole('button', { name: 'Answer', exact: true }).click();
+    const ask = drawer(a).getByRole('alertdialog', { name: 'Answer a claimed question?' });
+    await expect(ask).toContainText(`bob-${tag} has claimed this question. Answer anyway?`);
+    await ask.getByRole('button', { name: "Don't answer" }).click();
+    await expect(ask).toBeHidden();
+
+    // The Claimed filter, in the URL.
+    await a.goto('questions?claimed=anyone');
+    await expect(row(a, id)).toBeVisible();
+    await expect(row(a, otherId)).toBeHidden();
+    await expect(row(a, id).getByTestId('row-team')).toContainText(`claimed by bob-${tag}`);
+    await a.getByLabel('Claimed').selectOption('unclaimed');
+    await expect(a).toHaveURL(/claimed=unclaimed/);
+    await expect(row(a, otherId)).toBeVisible();
+    await expect(row(a, id)).toBeHidden();
+
+    // Alice closes her browser: within the time to live (12 s here), Bob sees nobody.
+    await aliceContext.close();
+    await expect(drawer(b).getByText(`${alice} is`)).toBeHidden({ timeout: 30_000 });
+  } finally {
+    for (const context of contexts) await context.close();
+    await api.dispose();
+  }
+});
+
+test('a claim expires by itself', async ({ browser, portal }, testInfo) => {
+  test.slow();
+  const tag = `${testInfo.workerIndex}-${testInfo.repeatEachIndex}-${Date.now()}`;
+  const { tenant, api, ids } = await setUp(portal, tag, ['Reboot the build farm?']);
+  const [id] = ids as [string];
+  const contexts: BrowserContext[] = [];
+  try {
+    const bobContext = await reviewer(browser, portal, `bob-${tag}@example.com`, tenant);
+    const aliceContext = await reviewer(browser, portal, `alice-${tag}@example.com`, tenant);
+    contexts.push(bobContext, aliceContext);
+    const b = await bobContext.newPage();
+    await b.goto(`questions/${id}`);
+    await drawer(b).getByRole('button', { name: 'Claim' }).click();
+    await expect(drawer(b).getByText(/You hold this question/)).toBeVisible();
+    const a = await aliceContext.newPage();
+    await a.goto('questions');
+    const label = row(a, id).getByTestId('row-team');
+    await expect(label).toContainText(`claimed by bob-${tag} · 1 min left`);
+    // CLAIM_MINUTES=0.5 here: gone within the claim's 30 s and the list's 5 s re-check (Bob is
+    // still there, viewing it).
+    await expect(label).toHaveText(`bob-${tag} viewing`, { timeout: 45_000 });
+    await expect(drawer(b).getByRole('button', { name: 'Claim' })).toBeVisible({ timeout: 10_000 });
+  } finally {
+    for (const context of contexts) await context.close();
+    await api.dispose();
+  }
+});

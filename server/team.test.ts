@@ -1,0 +1,234 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type Db, openEmbedded, openPostgres } from './db/engine';
+import { migrate } from './db/migrations';
+import { listEntries } from './db/queries';
+import { postgresAvailable, startTestPostgres, type TestPostgres } from './db/test-postgres';
+import type { IdentityConfig } from './identity';
+import { createTeam, TEAM_CHANNEL, type Team, type TeamOptions, type TeamSnapshot } from './team';
+
+const SSO: IdentityConfig = { header: 'x-forwarded-email', nameHeader: null };
+
+let db: Db;
+const teams: Team[] = [];
+beforeAll(async () => {
+  db = await openEmbedded(null);
+  await migrate(db);
+}, 60_000);
+afterAll(async () => {
+  await db.close();
+});
+beforeEach(async () => {
+  await db.query('DELETE FROM claims');
+  await db.query('DELETE FROM audit_entries');
+});
+afterEach(async () => {
+  for (const team of teams.splice(0)) await team.close();
+});
+
+async function team(options: Partial<TeamOptions> = {}) {
+  const made = await createTeam({ db, identity: SSO, log: () => {}, ...options });
+  teams.push(made);
+  return made;
+}
+
+function caller(target: Team) {
+  return async (who: string | null, method: string, route: string, body?: unknown) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (who) headers['x-forwarded-email'] = who;
+    const request = new Request(`http://portal/portal-api/team/${route}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const response = await target.api(request, `/portal-api/team/${route}`);
+    if (!response) throw new Error('not the team route');
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
+}
+
+const question = { source: 'reflexio', id: 'q1' };
+
+describe('presence', () => {
+  it('shows who has a question open, once per reviewer however many tabs, from the header only', async () => {
+    const call = caller(await team());
+    expect((await call(null, 'POST', 'presence', { tab: 't1', question })).status).toBe(401);
+    await call('alice@example.com', 'POST', 'presence', {
+      tab: 't1',
+      question,
+      reviewer: 'mallory@example.com',
+    });
+    await call('alice@example.com', 'POST', 'presence', { tab: 't2', question, typing: true });
+    const state = (await call('bob@example.com', 'GET', 'state')).body as unknown as TeamSnapshot;
+    expect(state.viewers).toEqual([
+      {
+        sourceId: 'reflexio',
+        questionId: 'q1',
+        reviewer: 'alice@example.com',
+        reviewerName: null,
+        typing: true,
+      },
+    ]);
+    await call('alice@example.com', 'POST', 'presence', { tab: 't1', question: null });
+    await call('alice@example.com', 'POST', 'presence', { tab: 't2', question: null });
+    const after = (await call('bob@example.com', 'GET', 'state')).body as unknown as TeamSnapshot;
+    expect(after.viewers).toEqual([]);
+  });
+
+  it('forgets a viewer whose heartbeats stop, after the time to live', async () => {
+    let clock = 1_000_000;
+    const call = caller(await team({ now: () => clock, config: { presenceTtlSeconds: 20 } }));
+    await call('alice@example.com', 'POST', 'presence', { tab: 't1', question });
+    clock += 19_000;
+    expect(((await call('bob@example.com', 'GET', 'state')).body.viewers as unknown[]).length).toBe(
+      1,
+    );
+    clock += 1_000;
+    expect((await call('bob@example.com', 'GET', 'state')).body.viewers).toEqual([]);
+  });
+
+  it('refuses bad bodies, big bodies and floods', async () => {
+    const call = caller(await team());
+    expect((await call('a@x', 'POST', 'presence', { tab: 't1', question: {} })).status).toBe(400);
+    expect(
+      (await call('a@x', 'POST', 'presence', { tab: 'x'.repeat(3000), question })).status,
+    ).toBe(413);
+    let last = 0;
+    for (let i = 0; i < 125; i++)
+      last = (await call('a@x', 'POST', 'presence', { tab: 't1', question })).status;
+    expect(last).toBe(429);
+  });
+});
+
+describe('claims', () => {
+  it('holds a question for one reviewer, refuses another, and records both in the trail', async () => {
+    const call = caller(await team());
+    const claimed = await call('alice@example.com', 'POST', 'claim', { questions: [question] });
+    expect(claimed.status).toBe(200);
+    const bob = await call('bob@example.com', 'POST', 'claim', { questions: [question] });
+    expect(bob.status).toBe(409);
+    expect(JSON.stringify(bob.body)).toContain('alice@example.com has claimed this question');
+    const state = (await call('bob@example.com', 'GET', 'state')).body as unknown as TeamSnapshot;
+    expect(state.claims.map((c) => [c.questionId, c.reviewer])).toEqual([
+      ['q1', 'alice@example.com'],
+    ]);
+    // Only the holder releases.
+    await call('bob@example.com', 'POST', 'release', { questions: [question] });
+    expect(((await call('bob@example.com', 'GET', 'state')).body.claims as unknown[]).length).toBe(
+      1,
+    );
+    await call('alice@example.com', 'POST', 'release', { questions: [question] });
+    expect((await call('bob@example.com', 'GET', 'state')).body.claims).toEqual([]);
+    const trail = await listEntries(db, { questionIds: ['q1'] }, { cursor: null, limit: 10 });
+    expect(trail.entries.map((e) => [e.action, e.reviewer, e.status])).toEqual([
+      ['release', 'alice@example.com', 200],
+      ['claim', 'alice@example.com', 200],
+    ]);
+  });
+
+  it('caps the claims one reviewer holds', async () => {
+    const call = caller(await team({ config: { maxClaims: 2 } }));
+    const many = await call('alice@example.com', 'POST', 'claim', {
+      questions: ['a', 'b', 'c'].map((id) => ({ source: 'reflexio', id })),
+    });
+    expect((many.body.claimed as unknown[]).length).toBe(2);
+    expect(JSON.stringify(many.body.refused)).toContain('You already hold 2 claims');
+  });
+
+  it('lets a claim expire by itself', async () => {
+    const call = caller(await team({ config: { claimMinutes: 0.01 } }));
+    await call('alice@example.com', 'POST', 'claim', { questions: [question] });
+    await db.query("UPDATE claims SET expires_at = now() - interval '1 second'");
+    expect((await call('bob@example.com', 'POST', 'claim', { questions: [question] })).status).toBe(
+      200,
+    );
+  });
+
+  it('goes when the question is answered through the portal', async () => {
+    const target = await team();
+    const call = caller(target);
+    await call('alice@example.com', 'POST', 'claim', { questions: [question] });
+    await target.answered('reflexio', ['q1']);
+    expect((await call('bob@example.com', 'GET', 'state')).body.claims).toEqual([]);
+  });
+
+  it('streams the state as Server-Sent Events, first the whole of it', async () => {
+    const target = await team();
+    const abort = new AbortController();
+    const response = await target.api(
+      new Request('http://portal/portal-api/team/events', {
+        headers: { 'x-forwarded-email': 'bob@example.com' },
+        signal: abort.signal,
+      }),
+      '/portal-api/team/events',
+    );
+    expect(response?.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const reader = response?.body?.getReader();
+    const first = new TextDecoder().decode((await reader?.read())?.value);
+    expect(first).toMatch(/^retry: 3000\nevent: team\ndata: \{"viewers":\[\]/);
+    await caller(target)('alice@example.com', 'POST', 'presence', { tab: 't', question });
+    const next = new TextDecoder().decode((await reader?.read())?.value);
+    expect(next).toContain('"reviewer":"alice@example.com"');
+    // Shutting down ends the stream at once: it does not hold a graceful shutdown up.
+    await target.close();
+    expect((await reader?.read())?.done).toBe(true);
+    abort.abort();
+  });
+});
+
+describe.skipIf(!postgresAvailable())('two replicas on one PostgreSQL', () => {
+  let server: TestPostgres;
+  const dbs: Db[] = [];
+  beforeAll(async () => {
+    server = await startTestPostgres();
+  }, 60_000);
+  afterAll(async () => {
+    for (const team of teams.splice(0)) await team.close();
+    for (const opened of dbs) await opened.close();
+    await server?.stop();
+  });
+
+  it('sees presence and claims made on the other replica', async () => {
+    const url = await server.createDatabase();
+    const replica = async () => {
+      const opened = await openPostgres(url);
+      dbs.push(opened);
+      await migrate(opened);
+      const listen = opened.listen?.bind(opened);
+      if (!listen) throw new Error('no LISTEN');
+      const made = await createTeam({
+        db: opened,
+        identity: SSO,
+        log: () => {},
+        bus: {
+          publish: async (message) => {
+            await opened.query('SELECT pg_notify($1, $2)', [TEAM_CHANNEL, message]);
+          },
+          subscribe: (onMessage) => listen(TEAM_CHANNEL, onMessage),
+        },
+      });
+      teams.push(made);
+      return made;
+    };
+    const a = await replica();
+    const b = await replica();
+    const events = await b.api(
+      new Request('http://portal/portal-api/team/events', {
+        headers: { 'x-forwarded-email': 'bob@example.com' },
+      }),
+      '/portal-api/team/events',
+    );
+    const reader = events?.body?.getReader();
+    await reader?.read();
+    const untilB = async (match: string) => {
+      for (;;) {
+        const chunk = new TextDecoder().decode((await reader?.read())?.value);
+        if (chunk.includes(match)) return chunk;
+      }
+    };
+    await caller(a)('alice@example.com', 'POST', 'presence', { tab: 't', question });
+    expect(await untilB('"viewers":[{')).toContain('alice@example.com');
+    await caller(a)('alice@example.com', 'POST', 'claim', { questions: [question] });
+    expect(await untilB('"claims":[{')).toContain('"reviewer":"alice@example.com"');
+    await reader?.cancel();
+  }, 60_000);
+});

@@ -1,0 +1,98 @@
+import { ApiError, createApiClient, kindForStatus, parseResponse } from '@/lib/api-client';
+import {
+  type ClaimAnswer,
+  claimAnswerSchema,
+  meSchema,
+  type TeamState,
+  type TeamSubject,
+  teamStateSchema,
+} from './schemas';
+
+/** The portal server's team routes, next to the page (`<base>/portal-api/team/`). */
+export function teamRoot(): string {
+  return new URL('portal-api/team/', document.baseURI).href;
+}
+
+const client = () => createApiClient({ baseUrl: teamRoot() });
+const meClient = () => createApiClient({ baseUrl: new URL('portal-api/', document.baseURI) });
+
+/** Whether an error means there is no portal server here (nginx or a static host). */
+export function isAbsent(error: unknown): boolean {
+  return (
+    error instanceof ApiError &&
+    (error.status === 404 ||
+      error.kind === 'bad-response' ||
+      (error.kind === 'auth' && error.status === 200))
+  );
+}
+
+/** Who the server says this browser's reviewer is; null without a portal server. */
+export async function fetchMe(signal?: AbortSignal): Promise<string | null> {
+  try {
+    const data = await meClient().request('me', { signal });
+    return parseResponse(meSchema, data, { method: 'GET', url: 'portal-api/me' }).reviewer.id;
+  } catch (error) {
+    if (isAbsent(error)) return null;
+    throw error;
+  }
+}
+
+export async function fetchTeamState(signal?: AbortSignal): Promise<TeamState> {
+  const data = await client().request('state', { signal });
+  return parseResponse(teamStateSchema, data, { method: 'GET', url: 'portal-api/team/state' });
+}
+
+const ref = (q: TeamSubject) => ({ source: q.source.id, id: q.id });
+
+/** Claims what it can of `questions`; each refusal says why (someone holds it, the cap). */
+export async function claimQuestions(questions: readonly TeamSubject[]): Promise<ClaimAnswer> {
+  const response = await fetch(new URL('claim', teamRoot()), {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ questions: questions.map(ref) }),
+  });
+  const data: unknown = await response.json().catch(() => null);
+  // 409: none could be claimed; the body says why, as on a 200.
+  if (response.ok || response.status === 409) {
+    return parseResponse(claimAnswerSchema, data, { method: 'POST', url: 'portal-api/team/claim' });
+  }
+  const detail = typeof data === 'object' && data && 'detail' in data ? String(data.detail) : null;
+  throw new ApiError({
+    kind: response.status === 429 ? 'unavailable' : kindForStatus(response.status, false),
+    status: response.status,
+    detail,
+    message: detail ?? `Claim failed (HTTP ${response.status})`,
+    method: 'POST',
+    url: 'portal-api/team/claim',
+  });
+}
+
+export async function releaseQuestions(questions: readonly TeamSubject[]): Promise<void> {
+  await client().request('release', { method: 'POST', body: { questions: questions.map(ref) } });
+}
+
+/**
+ * This tab has `question` open (or none). Never the answer's text: only that it is being typed.
+ * `keepalive` lets the last one ("none") leave with a closing tab.
+ */
+export function sendPresence(
+  tab: string,
+  question: TeamSubject | null,
+  typing: boolean,
+  keepalive = false,
+  left?: TeamSubject,
+): Promise<unknown> {
+  return fetch(new URL('presence', teamRoot()), {
+    method: 'POST',
+    credentials: 'same-origin',
+    keepalive,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      tab,
+      question: question && ref(question),
+      typing,
+      left: left && ref(left),
+    }),
+  }).catch(() => null);
+}

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import type { TeamState } from '../api/schemas';
+import {
+  claimOn,
+  keepsQuestion,
+  minutesLeft,
+  othersViewing,
+  parseClaimedFilter,
+} from './team-policy';
+
+const question = { id: 'q1', status: 'pending', source: { id: 'reflexio', kind: 'reflexio' } };
+const other = { ...question, id: 'q2' };
+const now = Date.parse('2026-12-02T12:00:00Z');
+const state: TeamState = {
+  serverTime: new Date(now).toISOString(),
+  viewers: [
+    { sourceId: 'reflexio', questionId: 'q1', reviewer: 'me@x', reviewerName: null, typing: false },
+    {
+      sourceId: 'reflexio',
+      questionId: 'q1',
+      reviewer: 'bob@x',
+      reviewerName: null,
+      typing: false,
+    },
+    {
+      sourceId: 'reflexio',
+      questionId: 'q1',
+      reviewer: 'alice@x',
+      reviewerName: null,
+      typing: true,
+    },
+    {
+      sourceId: 'vertesia',
+      questionId: 'q1',
+      reviewer: 'carol@x',
+      reviewerName: null,
+      typing: false,
+    },
+  ],
+  claims: [
+    {
+      sourceId: 'reflexio',
+      questionId: 'q1',
+      reviewer: 'alice@x',
+      reviewerName: null,
+      claimedAt: new Date(now - 180_000).toISOString(),
+      expiresAt: new Date(now + 11 * 60_000 + 1).toISOString(),
+    },
+  ],
+};
+
+describe('team policy', () => {
+  it('lists the others on a question, typing first, never oneself or another system', () => {
+    expect(othersViewing(state, question, 'me@x').map((v) => v.reviewer)).toEqual([
+      'alice@x',
+      'bob@x',
+    ]);
+  });
+
+  it('holds a claim until it expires, counting whole minutes up', () => {
+    const claim = claimOn(state, question, now);
+    expect(claim?.reviewer).toBe('alice@x');
+    expect(claim && minutesLeft(claim, now)).toBe(12);
+    expect(claimOn(state, question, now + 11 * 60_000 + 1)).toBeNull();
+  });
+
+  it('filters by claim: anyone, mine, unclaimed; anything else is no filter', () => {
+    expect(parseClaimedFilter('bogus')).toBeNull();
+    const keep = (filter: string, q = question, me = 'me@x') =>
+      keepsQuestion(parseClaimedFilter(filter), state, q, me, now);
+    expect([keep('anyone'), keep('anyone', other)]).toEqual([true, false]);
+    expect([keep('mine'), keep('mine', question, 'alice@x')]).toEqual([false, true]);
+    expect([keep('unclaimed'), keep('unclaimed', other)]).toEqual([false, true]);
+    expect(keep('')).toBe(true);
+  });
+});
