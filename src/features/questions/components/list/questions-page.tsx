@@ -84,7 +84,9 @@ export function QuestionsPage() {
     visibleIds,
     lastOpen,
     drawer.switchTo,
-    view.data !== undefined,
+    // Loaded means every source has answered: a list painted from the sources in so far may not
+    // hold the question just answered nor the one below it yet.
+    view.data !== undefined && !view.data.loading?.length,
   );
   const selection = useSelection(visible);
   const { setSome } = selection.context;
