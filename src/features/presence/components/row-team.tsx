@@ -19,7 +19,7 @@ export function RowTeam({ question }: { question: TeamSubject }) {
       )}
       {claim && (
         <span title={`Claimed by ${claim.reviewer}`}>
-          {' '}
+          {viewers.length > 0 ? ' · ' : ' '}
           {claim.reviewer === me ? 'claimed by you' : `claimed by ${shortName(claim.reviewer)}`} ·{' '}
           {minutesLeft(claim, now)} min left
         </span>
