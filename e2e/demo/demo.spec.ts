@@ -135,10 +135,14 @@ test('Reset demo brings the made-up data back', async ({ page }) => {
   await page.goto('./');
   await expect(row(page, demoIds.pendingYesNo)).toHaveCount(0);
 
+  // Reset reloads the page once the mocks are reset; the old page may show the row first (its
+  // poll can come between the reset and the reload), so the journey waits for the reload.
+  const reloaded = page.waitForEvent('load');
   await page
     .getByRole('region', { name: 'Demo' })
     .getByRole('button', { name: 'Reset demo' })
     .click();
+  await reloaded;
   await expect(row(page, demoIds.pendingYesNo)).toBeVisible();
   expect((await demoCall(page, demoIds.pendingYesNo))?.status).toBe('pending');
 });

@@ -119,10 +119,13 @@ test('Reset demo brings all three systems back to their made-up data', async ({ 
   await expect(row(page, refundId)).toHaveCount(0);
   await expect(row(page, namingId)).toHaveCount(0);
 
+  // Reset reloads the page once the mocks are reset (the old page may show rows first).
+  const reloaded = page.waitForEvent('load');
   await page
     .getByRole('region', { name: 'Demo' })
     .getByRole('button', { name: 'Reset demo' })
     .click();
+  await reloaded;
   await expect(row(page, demoIds.pendingYesNo)).toBeVisible();
   await expect(row(page, refundId)).toBeVisible();
   await expect(row(page, namingId)).toBeVisible();
