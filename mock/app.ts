@@ -30,6 +30,8 @@ import {
   controlKeyGate,
   DEFAULT_MAX_TENANTS,
   DEFAULT_TENANT,
+  lastUsed,
+  makeRoom,
   tenantName,
 } from './tenancy';
 import {
@@ -223,17 +225,9 @@ export function createMockBackend(options: MockOptions = {}): MockBackend {
   }
 
   function tenantNamed(name: string): Tenant {
-    const existing = tenants.get(name);
-    if (existing) {
-      // Map order is the order of last use: the first entry is the one to evict.
-      tenants.delete(name);
-      tenants.set(name, existing);
-      return existing;
-    }
-    for (const oldest of tenants.keys()) {
-      if (tenants.size < maxTenants) break;
-      if (oldest !== DEFAULT_TENANT) tenants.delete(oldest);
-    }
+    const existing = lastUsed(tenants, name);
+    if (existing) return existing;
+    makeRoom(tenants, maxTenants);
     const tenant: Tenant = {
       name,
       offsetMs: 0,

@@ -9,7 +9,14 @@ import {
   malformedFaultResponse,
   redirectFaultResponse,
 } from './faults';
-import { clockSchema, DEFAULT_MAX_TENANTS, DEFAULT_TENANT, tenantName } from './tenancy';
+import {
+  clockSchema,
+  DEFAULT_MAX_TENANTS,
+  DEFAULT_TENANT,
+  lastUsed,
+  makeRoom,
+  tenantName,
+} from './tenancy';
 
 /**
  * What the Vertesia and Bilby mocks share with each other and with the Reflexio mock: tenants
@@ -94,17 +101,9 @@ export function createTenantRegistry<S>(options: {
   }
 
   function named(name: string): Tenant<S> {
-    const existing = tenants.get(name);
-    if (existing) {
-      // Map order is the order of last use: the first entry is the one to evict.
-      tenants.delete(name);
-      tenants.set(name, existing);
-      return existing;
-    }
-    for (const oldest of tenants.keys()) {
-      if (tenants.size < maxTenants) break;
-      if (oldest !== DEFAULT_TENANT) tenants.delete(oldest);
-    }
+    const existing = lastUsed(tenants, name);
+    if (existing) return existing;
+    makeRoom(tenants, maxTenants);
     const tenant = {
       name,
       offsetMs: 0,

@@ -10,6 +10,24 @@ export const TENANT_HEADER = 'x-mock-tenant';
 export const TENANT_COOKIE = 'mock_tenant';
 export const DEFAULT_MAX_TENANTS = 100;
 
+/** The tenant `name`, moved to the end: a Map's order is the order of last use. */
+export function lastUsed<T>(tenants: Map<string, T>, name: string): T | undefined {
+  const existing = tenants.get(name);
+  if (existing !== undefined) {
+    tenants.delete(name);
+    tenants.set(name, existing);
+  }
+  return existing;
+}
+
+/** Drops the tenants used least recently (never the default) until one more fits. */
+export function makeRoom<T>(tenants: Map<string, T>, maxTenants: number): void {
+  for (const oldest of tenants.keys()) {
+    if (tenants.size < maxTenants) break;
+    if (oldest !== DEFAULT_TENANT) tenants.delete(oldest);
+  }
+}
+
 /** The tenant a request names: `x-mock-tenant`, else the `mock_tenant` cookie, else the default. */
 export function tenantName(c: Context): string {
   const fromHeader = c.req.header(TENANT_HEADER)?.trim();
