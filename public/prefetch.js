@@ -1,8 +1,8 @@
 // Questions Inbox: starts the first requests while the app's code is still downloading.
 //
 // A plain script (no modules, no build step), loaded first thing in <head> and run as soon as it
-// arrives. It fetches config.json and then the list the page shows first, exactly as the app
-// would ask for it (src/app/prefetch.ts takes both over; src/app/prefetch.test.ts checks that the
+// arrives. It fetches config.json and then each system's first list, exactly as the app would
+// ask for it (src/app/prefetch.ts takes both over; src/app/prefetch.test.ts checks that the
 // two agree). If anything here fails or does not match, the app simply asks again itself.
 (() => {
   // The status filters: statusMeta's statuses (src/features/questions/utils/question-policy.ts)
@@ -105,12 +105,43 @@
     credentials: 'same-origin',
     redirect: 'manual',
   });
-  const list = config
+  // Whether this inbox's unfiltered list was cut at the API's limit last time: the key and rule of
+  // src/features/questions/utils/lists-cut.ts (src/app/prefetch.test.ts checks they agree).
+  const listsCut = () => {
+    try {
+      return localStorage.getItem(`qi:lists-cut:${new URL(base).pathname}`) === '1';
+    } catch {
+      return false;
+    }
+  };
+  const under = (root, path) =>
+    new URL(path, new URL(root.endsWith('/') ? root : `${root}/`, base));
+  // The first list request the app makes of each system, exactly as its adapter builds it:
+  // Reflexio's (src/features/questions/sources/reflexio/client.ts), Vertesia's pending asks with
+  // its API version (…/vertesia/requests.ts, wire.ts) and Bilby's first page of conversations
+  // (…/bilby/requests.ts). src/app/prefetch.test.ts checks each against the app's own request.
+  const firstList = (source, status, extra) => {
+    const headers = { Accept: 'application/json', ...extra };
+    if (source.kind === 'vertesia') {
+      headers['x-api-version'] = source.apiVersion || '20260803';
+      return { url: under(source.apiBaseUrl, 'pending-asks').href, headers };
+    }
+    if (source.kind === 'bilby') {
+      const url = under(source.apiBaseUrl, 'conversations');
+      if (source.organizationId) url.searchParams.set('organizationId', source.organizationId);
+      return { url: url.href, headers };
+    }
+    const url = under(source.apiBaseUrl, 'pending_tool_calls');
+    if (status !== 'all') url.searchParams.set('status', status);
+    url.searchParams.set('limit', '500');
+    return { url: url.href, headers };
+  };
+  const lists = config
     .then((response) => (response.ok ? response.clone().json() : null))
     .then((settings) => {
       // A config.json the app will refuse sends nothing; token mode needs the reviewer's key
       // first; only the list page shows a list.
-      if (!valid(settings)) return null;
+      if (!valid(settings)) return [];
       // Several sources: their code (named by vite.config.ts) downloads beside the app's.
       const code = document.querySelector('meta[name="qi-sources-code"]');
       if (code && settings.sources?.length > 1) {
@@ -121,37 +152,36 @@
           document.head.append(link);
         }
       }
-      if (settings.auth?.mode === 'token') return null;
+      if (settings.auth?.mode === 'token') return [];
       const path = location.pathname.slice(new URL(base).pathname.length);
       // The inbox route of src/config/routes.ts (INBOX_ROUTE); src/app/prefetch.test.ts checks they agree.
-      if (!/^questions(\/[^/]*)?\/?$/.test(path)) return null;
+      if (!/^questions(\/[^/]*)?\/?$/.test(path)) return [];
       const asked = new URLSearchParams(location.search).get('status');
       const status = statuses.includes(asked) ? asked : 'pending';
-      // The first Reflexio source's list (the others have no first list to start early).
-      const reflexio = settings.sources
-        ? settings.sources.find((source) => source.kind === 'reflexio')
-        : { apiBaseUrl: settings.apiBaseUrl || 'api' };
-      if (!reflexio) return null;
-      const root = reflexio.apiBaseUrl;
-      const url = new URL(
-        'pending_tool_calls',
-        new URL(root.endsWith('/') ? root : `${root}/`, base),
-      );
-      if (status !== 'all') url.searchParams.set('status', status);
-      url.searchParams.set('limit', '500');
-      const headers = { Accept: 'application/json', ...settings.headers };
-      return {
-        url: url.href,
-        headers,
-        response: fetch(url.href, { headers, credentials: 'same-origin', redirect: 'manual' }),
-      };
+      // The app asks each system for its unfiltered list and cuts the view from it, unless that
+      // list was cut at the limit last time: then Reflexio is asked for the view's status first.
+      const first = listsCut() ? status : 'all';
+      const sources = settings.sources || [
+        { kind: 'reflexio', apiBaseUrl: settings.apiBaseUrl || 'api' },
+      ];
+      return sources.map((source) => {
+        const request = firstList(source, first, settings.headers);
+        return {
+          ...request,
+          response: fetch(request.url, {
+            headers: request.headers,
+            credentials: 'same-origin',
+            redirect: 'manual',
+          }),
+        };
+      });
     })
-    .catch(() => null);
-  window.__questionsInboxPrefetch = { config, list, blocked };
+    .catch(() => []);
+  window.__questionsInboxPrefetch = { config, lists, blocked };
   // Once the list is asked for (or will not be), the fonts of the first screen are looked up while
   // the app's code is still on its way (see .font-warmup in src/styles/app.css), not in its first
   // layout.
-  list.then(() => {
+  lists.then(() => {
     document.documentElement.dataset.warmFonts = '';
     // The same for the first date formatter (its first use starts ICU, about 6 ms here) and for
     // the two storage areas the app reads as it starts (the first read of each is a round trip

@@ -9,6 +9,7 @@ import { INBOX_ROUTE } from '@/config/routes';
 import { loadRuntimeConfig, sourcesNeedingKeys } from '@/config/runtime-config';
 import { createQuestionQueries } from '@/features/questions/api/queries';
 import { parseFilters } from '@/features/questions/utils/filters';
+import { firstListStatus } from '@/features/questions/utils/lists-cut';
 import { App } from './app';
 import { configFetch, watchBlockedApi } from './prefetch';
 import { apiRootUrl, createServices } from './services';
@@ -62,7 +63,7 @@ void loadRuntimeConfig(new URL(document.baseURI), configFetch).then(async (resul
     if (signedIn && result.config.links === 'path' && matchPath(INBOX_ROUTE, path)) {
       const { status } = parseFilters(new URLSearchParams(window.location.search));
       const firstList = services.queryClient.prefetchQuery(
-        createQuestionQueries(services.source, services.queryClient).list(status),
+        createQuestionQueries(services.source, services.queryClient).list(firstListStatus(status)),
       );
       // A list that is (nearly) here is worth a short wait: the page and its rows then render and
       // lay out once, instead of a page of placeholder rows first and the rows again. A slow or

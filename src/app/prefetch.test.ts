@@ -5,15 +5,16 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { INBOX_ROUTE, QUESTIONS_PATH } from '@/config/routes';
 import { parseRuntimeConfig } from '@/config/runtime-config';
 import { createQuestionQueries } from '@/features/questions/api/queries';
+import { type StatusFilter, statusFilters } from '@/features/questions/utils/filters';
 import {
-  createReflexioClient,
-  createReflexioSource,
-} from '@/features/questions/sources/reflexio/client';
-import { statusFilters } from '@/features/questions/utils/filters';
+  firstListStatus,
+  readListsCut,
+  rememberListsCut,
+} from '@/features/questions/utils/lists-cut';
 import { questionPath } from '@/features/questions/utils/paths';
 import { statusMeta } from '@/features/questions/utils/question-policy';
 import { withPrefetchedList } from './prefetch';
-import { apiRootUrl } from './services';
+import { apiRootUrl, createServices } from './services';
 
 // Vitest runs from the project root.
 const script = readFileSync('public/prefetch.js', 'utf8');
@@ -34,40 +35,55 @@ async function runPrefetch(path: string, settings: unknown) {
   const seen: Seen[] = [];
   vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
     seen.push({ url: String(input), headers: { ...(init?.headers as Record<string, string>) } });
-    const body = String(input).endsWith('config.json') ? settings : { pending_tool_calls: [] };
+    const body = String(input).endsWith('config.json') ? settings : {};
     return new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
   });
   window.history.replaceState(null, '', path);
   new Function(script)();
-  const list = await window.__questionsInboxPrefetch?.list;
-  return { seen, list };
+  const lists = (await window.__questionsInboxPrefetch?.lists) ?? [];
+  return { seen, lists: lists.map(({ url, headers }) => ({ url, headers })) };
 }
 
-/** What the app itself asks for first on the list page. */
-async function appRequest(settings: unknown, status: 'pending' | 'resolved' | 'all') {
+/**
+ * What the app itself asks each system for first on the list page, through its own services (the
+ * lazily loaded systems included) and its own choice of first list (src/app/main.tsx; the same
+ * rule as useInboxData's, see src/features/questions/components/list/first-load.test.tsx).
+ */
+async function appRequests(settings: unknown, view: StatusFilter) {
   const parsed = parseRuntimeConfig(settings);
   if (!parsed.ok) throw new Error(parsed.issues.join('; '));
   const seen: Seen[] = [];
-  const client = createReflexioClient({
-    baseUrl: apiRootUrl(parsed.config, new URL(document.baseURI)),
-    headers: () => ({ ...parsed.config.headers }),
-    fetchImpl: async (input, init) => {
-      seen.push({ url: String(input), headers: { ...(init?.headers as Record<string, string>) } });
-      return new Response('{"pending_tool_calls":[]}', {
-        headers: { 'content-type': 'application/json' },
-      });
-    },
+  // Asked as if nothing had been prefetched.
+  delete window.__questionsInboxPrefetch;
+  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+    seen.push({ url: String(input), headers: { ...(init?.headers as Record<string, string>) } });
+    return new Response('{}', { headers: { 'content-type': 'application/json' } });
   });
-  // The app's own first-list query: its limit and status mapping, not a copy of them.
+  const services = createServices(parsed.config, new URL(document.baseURI), { retries: false });
   const queryClient = new QueryClient();
-  await queryClient.fetchQuery(
-    createQuestionQueries(createReflexioSource(client), queryClient).list(status),
-  );
-  return seen[0];
+  await queryClient
+    .fetchQuery(createQuestionQueries(services.source, queryClient).list(firstListStatus(view)))
+    .catch(() => {});
+  vi.unstubAllGlobals();
+  // Each system's first request (a system whose list is unreadable asks nothing more).
+  return parsed.config.sources.map((source) => {
+    const root = apiRootUrl(source, new URL(document.baseURI)).href;
+    return seen.find((request) => request.url.startsWith(root));
+  });
 }
+
+const threeSources = {
+  sources: [
+    { id: 'reflexio', kind: 'reflexio', apiBaseUrl: 'api' },
+    { id: 'vertesia', kind: 'vertesia', apiBaseUrl: 'vertesia/api/v1' },
+    { id: 'bilby', kind: 'bilby', apiBaseUrl: 'bilby/api/v1', organizationId: 'org 1' },
+  ],
+  headers: { 'X-Team': 'a' },
+};
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  localStorage.clear();
   delete window.__questionsInboxPrefetch;
   window.history.replaceState(null, '', '/');
 });
@@ -88,15 +104,45 @@ describe('public/prefetch.js', () => {
     ],
     ['/questions/ptc_1?status=all', { apiBaseUrl: 'https://api.example.com/v1' }, 'all'],
     ['/questions?status=nonsense', {}, 'pending'],
+    ['/questions', threeSources, 'pending'],
+    [
+      '/questions?status=expired',
+      {
+        sources: [
+          {
+            id: 'v',
+            kind: 'vertesia',
+            apiBaseUrl: 'https://v.example/api/v1',
+            apiVersion: '20270101',
+          },
+          { id: 'r', kind: 'reflexio', apiBaseUrl: 'r' },
+        ],
+      },
+      'expired',
+    ],
   ] as const)(
-    'asks for exactly what the app asks for first at %s',
+    'asks each system for exactly what the app asks for first at %s (%j)',
     async (path, settings, status) => {
-      const { seen, list } = await runPrefetch(path, settings);
-      expect(seen[0]?.url).toBe(new URL('config.json', document.baseURI).href);
-      const app = await appRequest(settings, status);
-      expect(list).toMatchObject({ url: app?.url, headers: app?.headers });
+      // An inbox whose unfiltered list held everything last time: each system's unfiltered list.
+      const whole = await runPrefetch(path, settings);
+      expect(whole.seen[0]?.url).toBe(new URL('config.json', document.baseURI).href);
+      expect(whole.lists).toEqual(await appRequests(settings, status));
+      // One cut at the API's limit last time: the view's own list first.
+      localStorage.setItem(`qi:lists-cut:${new URL(document.baseURI).pathname}`, '1');
+      const cut = await runPrefetch(path, settings);
+      expect(cut.lists).toEqual(await appRequests(settings, status));
+      expect(cut.lists).toHaveLength(whole.lists.length);
     },
   );
+
+  it('reads the same remembered cut as the app', () => {
+    expect(readListsCut()).toBe(false);
+    rememberListsCut(true);
+    expect(localStorage.getItem(`qi:lists-cut:${new URL(document.baseURI).pathname}`)).toBe('1');
+    expect(readListsCut()).toBe(true);
+    rememberListsCut(false);
+    expect(readListsCut()).toBe(false);
+  });
 
   it('prefetches a list on exactly the addresses the router opens the inbox at', async () => {
     const paths = [
@@ -110,8 +156,8 @@ describe('public/prefetch.js', () => {
       '/elsewhere',
     ];
     for (const path of paths) {
-      const { list } = await runPrefetch(path, {});
-      expect({ path, prefetched: list !== null }).toEqual({
+      const { lists } = await runPrefetch(path, {});
+      expect({ path, prefetched: lists.length === 1 }).toEqual({
         path,
         prefetched: matchPath(INBOX_ROUTE, path) !== null,
       });
@@ -119,8 +165,8 @@ describe('public/prefetch.js', () => {
   });
 
   it('prefetches no list in token mode or away from the list page', async () => {
-    expect((await runPrefetch('/questions', { auth: { mode: 'token' } })).list).toBeNull();
-    expect((await runPrefetch('/elsewhere', {})).list).toBeNull();
+    expect((await runPrefetch('/questions', { auth: { mode: 'token' } })).lists).toEqual([]);
+    expect((await runPrefetch('/elsewhere', {})).lists).toEqual([]);
   });
 
   it('preloads the code that reads several sources when config.json names several, not one', async () => {
@@ -150,15 +196,29 @@ describe('public/prefetch.js', () => {
     }
   });
 
-  it('hands the prefetched answer to the first matching request only', async () => {
-    const { seen, list } = await runPrefetch('/questions', {});
-    expect(seen).toHaveLength(2);
+  it('hands each prefetched answer to the first matching request only', async () => {
+    const { seen, lists } = await runPrefetch('/questions', threeSources);
+    expect(seen).toHaveLength(4);
     const real = vi.fn(async () => new Response('{}'));
     const fetchWithPrefetch = withPrefetchedList(real);
-    const init = { method: 'GET', headers: { ...list?.headers } };
-    await fetchWithPrefetch(list?.url ?? '', init);
-    expect(real).not.toHaveBeenCalled();
-    await fetchWithPrefetch(list?.url ?? '', init);
+    for (const list of [...lists].reverse()) {
+      const init = { method: 'GET', headers: { ...list.headers } };
+      await fetchWithPrefetch(list.url, init);
+      expect(real).not.toHaveBeenCalled();
+    }
+    const [first] = lists;
+    await fetchWithPrefetch(first?.url ?? '', { method: 'GET', headers: { ...first?.headers } });
+    expect(real).toHaveBeenCalledTimes(1);
+  });
+
+  it('asks again itself when the headers differ (a key the reviewer added since)', async () => {
+    const { lists } = await runPrefetch('/questions', {});
+    const real = vi.fn(async () => new Response('{}'));
+    const [list] = lists;
+    await withPrefetchedList(real)(list?.url ?? '', {
+      method: 'GET',
+      headers: { ...list?.headers, Authorization: 'Bearer k' },
+    });
     expect(real).toHaveBeenCalledTimes(1);
   });
 
@@ -260,8 +320,8 @@ describe('public/prefetch.js', () => {
 
   it.each(configs)('agrees with the app on %s', async (_, settings) => {
     const app = parseRuntimeConfig(settings);
-    const { list } = await runPrefetch('/questions', settings);
-    // Only a Reflexio source has a first list to ask for early.
-    expect(list !== null).toBe(app.ok && app.config.apiBaseUrl !== null);
+    const { lists } = await runPrefetch('/questions', settings);
+    // Every system of a config.json the app takes, none of one it refuses.
+    expect(lists.length).toBe(app.ok ? app.config.sources.length : 0);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Takes over the requests public/prefetch.js started before the app's code arrived: config.json,
- * and the first list when it is exactly the request the app is about to make. Anything that does
+ * and each source's first list when it is exactly the request the app is about to make. Anything that does
  * not match is asked for again, as if there had been no prefetch.
  */
 interface PrefetchedList {
@@ -16,7 +16,8 @@ interface BlockedRequest {
 
 interface Prefetch {
   config?: Promise<Response>;
-  list?: Promise<PrefetchedList | null>;
+  /** One first list per source it could ask for (none in token mode or away from the list). */
+  lists?: Promise<PrefetchedList[]>;
   /** Requests the Content-Security-Policy blocked before the app's code arrived. */
   blocked?: BlockedRequest[];
 }
@@ -66,17 +67,22 @@ export function isPrefetchedResponse(response: Response): boolean {
   return prefetched.has(response);
 }
 
-/** Wraps the API client's fetch: the first GET of the prefetched list URL gets the prefetched answer. */
+/**
+ * Wraps a source's fetch: the first GET of a prefetched list's URL gets the prefetched answer
+ * (when its headers are the same too). Each prefetched list is handed out once.
+ */
 export function withPrefetchedList(fetchImpl: typeof fetch): typeof fetch {
   return async (input, init) => {
     const started = prefetch();
-    const pending = started?.list;
+    const pending = started?.lists;
     if (pending && (init?.method ?? 'GET') === 'GET') {
-      const list = await pending;
-      // Settled at the first request for its URL (or at once if nothing was prefetched); a detail
-      // request on a deep link may come first and leaves it waiting for the list.
-      if (!list || list.url === String(input)) started.list = undefined;
-      if (list && list.url === String(input) && sameHeaders(list.headers, init?.headers))
+      const lists = await pending;
+      // Settled at the first request for its URL; a detail request on a deep link may come first
+      // and leaves it waiting for the list.
+      const index = lists.findIndex((list) => list.url === String(input));
+      const list = index === -1 ? undefined : lists.splice(index, 1)[0];
+      if (lists.length === 0 && started.lists === pending) started.lists = undefined;
+      if (list && sameHeaders(list.headers, init?.headers))
         return abortable(
           list.response.then((response) => {
             prefetched.add(response);

@@ -33,7 +33,7 @@ export function apiRootUrl(config: Pick<RuntimeConfig, 'apiBaseUrl'>, baseUrl: U
 }
 
 /**
- * One member per configured source; Reflexio's client takes the prefetched first list. Every
+ * One member per configured source; each takes the first list prefetch.js started for it. Every
  * client feeds its source's server time (keyed by the source's id, which its questions carry).
  */
 function inboxMembers(
@@ -49,7 +49,17 @@ function inboxMembers(
       label: sourceLabel(entry),
     };
     const apiBaseUrl = apiRootUrl(entry, baseUrl).href;
-    const onResponse = (timing: ResponseTiming) => serverTime.sample(entry.id, timing);
+    // prefetch.js sent a first list before this code ran: no later than the page's start, which
+    // widens that sample's interval but keeps it true.
+    const onResponse = (timing: ResponseTiming) =>
+      serverTime.sample(
+        entry.id,
+        isPrefetchedResponse(timing.response)
+          ? { ...timing, sentAt: Math.min(timing.sentAt, Date.now() - performance.now()) }
+          : timing,
+      );
+    // Each system's first list may be the one prefetch.js started (see src/app/prefetch.ts).
+    const fetchImpl = withPrefetchedList((input, init) => fetch(input, init));
     // Their adapters load with the first list (createLazySource), not with the first screen.
     const systems = () => import('@/features/questions/sources/system-sources');
     if (entry.kind === 'vertesia') {
@@ -65,7 +75,7 @@ function inboxMembers(
       return {
         origin,
         source: createLazySource({ key: `vertesia:${apiBaseUrl}`, label: origin.label }, () =>
-          systems().then((module) => module.createVertesiaSource(origin, vertesia)),
+          systems().then((module) => module.createVertesiaSource(origin, vertesia, fetchImpl)),
         ),
       };
     }
@@ -86,7 +96,7 @@ function inboxMembers(
             module.createBilbySource(
               origin,
               bilby,
-              undefined,
+              fetchImpl,
               () => Date.now() + serverTime.offsetMs(entry.id),
             ),
           ),
@@ -96,15 +106,8 @@ function inboxMembers(
     const client = createReflexioClient({
       baseUrl: new URL(apiBaseUrl),
       headers: () => headers(entry.id),
-      fetchImpl: withPrefetchedList((input, init) => fetch(input, init)),
-      onResponse: (timing) =>
-        // prefetch.js sent the first list before this code ran: no later than the page's start,
-        // which widens that sample's interval but keeps it true.
-        onResponse(
-          isPrefetchedResponse(timing.response)
-            ? { ...timing, sentAt: Math.min(timing.sentAt, Date.now() - performance.now()) }
-            : timing,
-        ),
+      fetchImpl,
+      onResponse,
     });
     const source = createReflexioSource(client, origin);
     return { origin, source };

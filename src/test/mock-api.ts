@@ -70,6 +70,18 @@ export function holdNextPost(): { release: () => void; posts: () => number } {
   return { release, posts: () => posts };
 }
 
+/** Every GET of Reflexio's list sent from now on, as its query string (`status=pending&limit=500`). */
+export function recordListRequests(): string[] {
+  const seen: string[] = [];
+  server.events.on('request:start', ({ request }) => {
+    const url = new URL(request.url);
+    if (request.method === 'GET' && url.href.startsWith(`${TEST_API_ROOT}pending_tool_calls?`)) {
+      seen.push(url.search.slice(1));
+    }
+  });
+  return seen;
+}
+
 /** Further request handlers for this test only (another system's API, say); reset after each test. */
 export function useExtraHandlers(...handlers: Parameters<typeof server.use>) {
   server.use(...handlers);

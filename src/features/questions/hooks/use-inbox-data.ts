@@ -5,6 +5,7 @@ import { useSession } from '@/lib/session-store';
 import { useQuestionQueries } from '../api/queries';
 import { type QuestionList, questionStatuses } from '../api/schemas';
 import type { StatusFilter } from '../utils/filters';
+import { readListsCut, rememberListsCut } from '../utils/lists-cut';
 import { useLeading, usePollVersion, useSharedPoller } from './use-shared-poller';
 
 export interface StatusCount {
@@ -78,9 +79,12 @@ function soonestExpiry(list: QuestionList | undefined, clock: Clock): number | n
 
 /**
  * The lists behind the inbox: the current view, the pending list (tab title, new arrivals) and
- * the unfiltered list (counts). Only `all` is polled while it holds everything (it is not cut at
- * the API's limit): the view and the pending list are cut from it. One tab per browser polls (see
- * useSharedPoller); the others get its results.
+ * the unfiltered list (counts). An inbox whose unfiltered list holds everything (it is not cut at
+ * the API's limit) asks for that list alone, once per source, and cuts the view and the pending
+ * list from it; each source's rows show as it answers. One whose list was cut last time asks for
+ * the view's own list first, and the others once its rows are on screen. Only `all` is polled
+ * while it holds everything. One tab per browser polls (see useSharedPoller); the others get its
+ * results.
  */
 export function useInboxData(status: StatusFilter, viewShown: boolean) {
   const queries = useQuestionQueries();
@@ -96,39 +100,53 @@ export function useInboxData(status: StatusFilter, viewShown: boolean) {
     refetchOnWindowFocus: leading,
     refetchIntervalInBackground: leading && poller.pollsWhileHidden(),
   };
+  // Read once: what this browser saw last time decides which list a first load asks for.
+  const [expectCut] = useState(readListsCut);
 
-  // The view comes first: the other lists (tab title, counts, pickers) wait until its rows are on
-  // screen (or it failed), so they never compete with it for the network or the main thread.
   const allQuery = useQuery({
     ...queries.list('all'),
     ...polling,
-    enabled: active && (status === 'all' || viewShown),
+    // When the view needs its own list, it comes first: the unfiltered list (counts, pickers)
+    // waits until the view's rows are on screen (or it failed).
+    enabled: active && (status === 'all' || !expectCut || viewShown),
   });
-  // A list some sources have not answered yet serves only itself (see ListParams.onPartial).
-  const complete =
-    allQuery.data && !allQuery.data.truncated && !allQuery.data.loading ? allQuery.data : undefined;
+  const allData = allQuery.data;
+  // Everything there is, from the sources that have answered so far.
+  const whole = allData && !allData.truncated ? allData : undefined;
+  // Every source has answered.
+  const complete = whole && !whole.loading ? whole : undefined;
+  useEffect(() => {
+    if (allData && !allData.loading) rememberListsCut(allData.truncated);
+  }, [allData]);
+  // A status's own list, where the unfiltered one cannot serve it: cut at the API's limit, or
+  // expected to be (until it is known whole).
+  const ownLists = !complete && (expectCut || allData?.truncated === true);
   const viewQuery = useQuery({
     ...queries.list(status),
     ...polling,
-    // First paint (and lists cut at the limit) need the view's own list; then `all` serves it.
-    enabled: active && (status === 'all' || !complete),
+    enabled: active && (status === 'all' || ownLists),
   });
   const viewAnswered = viewShown || viewQuery.isError;
   const pendingQuery = useQuery({
     ...queries.list('pending'),
     ...polling,
-    enabled: active && !complete && (status === 'pending' || viewAnswered),
+    enabled: active && ownLists && (status === 'pending' || viewAnswered),
   });
 
+  // The view's own list (while the unfiltered one is cut) waits for its first answer: until then,
+  // the view's rows among the unfiltered list's 500 are shown.
+  const fromAll = status !== 'all' && (!ownLists || (!viewQuery.data && allData !== undefined));
   const viewData = useMemo(
-    () => (complete ? listOfStatus(complete, status) : viewQuery.data),
-    [complete, status, viewQuery.data],
+    () => (fromAll && allData ? listOfStatus(allData, status) : viewQuery.data),
+    [fromAll, allData, status, viewQuery.data],
   );
   const pendingData = useMemo(
-    () => (complete ? listOfStatus(complete, 'pending') : pendingQuery.data),
-    [complete, pendingQuery.data],
+    () =>
+      whole ? listOfStatus(whole, 'pending') : status === 'pending' ? viewData : pendingQuery.data,
+    [whole, status, viewData, pendingQuery.data],
   );
-  const view = complete && status !== 'all' ? { ...allQuery, data: viewData } : viewQuery;
+  // Without its own list, the view is the unfiltered list's query (its loading, error and retry).
+  const view = fromAll ? { ...allQuery, data: viewData } : viewQuery;
   const pending = { data: pendingData };
 
   // The moment a question runs out, the server's answer is worth having (superseded, new ones).

@@ -73,7 +73,7 @@ export function QuestionsPage() {
   const lookalikes = useLookalikes(visible, view.data?.questions ?? visible);
   const visibleIds = lookalikes.rowIds;
   const draftIds = useDraftIds();
-  const { newIds, markAllSeen } = useNewArrivals(pending.data?.questions, openId);
+  const { newIds, markAllSeen } = useNewArrivals(pending.data, openId);
 
   const listRef = useRef<QuestionListHandle>(null);
   const searchRef = useRef<HTMLInputElement>(null);
