@@ -133,3 +133,47 @@ for (const slow of systems) {
     await expect(page.getByText('Answer sent')).toBeVisible();
   });
 }
+
+test('a system answering late slots its rows in above the row under the pointer without moving it', async ({
+  page,
+}) => {
+  // Reflexio holds the question that expires soonest: its rows go in above the others'.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/api\/pending_tool_calls(\?|$)/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('questions');
+  await expect(row(page, `bilby:${bilbyDemoIds.naming}:${bilbyDemoIds.namingCall}`)).toBeVisible();
+  await expect(page.locator('[data-sources-loading]')).toContainText('Reflexio is');
+  // The lowest row wholly on the first screen, the page not scrolled (where the browser's own
+  // scroll anchoring does nothing).
+  const viewport = page.viewportSize()?.height ?? 0;
+  const ids = await page
+    .locator('[data-question-id]')
+    .evaluateAll(
+      (rows, bottom) =>
+        rows
+          .filter((element) => element.getBoundingClientRect().bottom <= bottom)
+          .map((element) => (element as HTMLElement).dataset.questionId ?? ''),
+      viewport,
+    );
+  const pointed = row(page, ids.at(-1) ?? '');
+  await pointed.hover();
+  expect(await page.evaluate(() => window.scrollY)).toBe(0);
+  const before = await pointed.boundingBox();
+  release();
+
+  const late = row(page, demoIds.pendingSoonest);
+  await expect(late).toBeVisible({ timeout: 15_000 });
+  await expect(page.locator('[data-sources-loading]')).toHaveCount(0);
+  const after = await pointed.boundingBox();
+  const lateBox = await late.boundingBox();
+  // Its rows did go in above it, and the page scrolled by as much: it is where it was.
+  expect(lateBox?.y ?? Number.POSITIVE_INFINITY).toBeLessThan(after?.y ?? 0);
+  expect(Math.abs((after?.y ?? 0) - (before?.y ?? 0))).toBeLessThan(1);
+  expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+});

@@ -196,6 +196,77 @@ function useFollowFocusedRow(): (id: string, onLost: () => void) => void {
   }, []);
 }
 
+/** How long (in frames: a loaded machine draws fewer) the row under the pointer is held. */
+const HOLD_FRAMES = 120;
+
+/**
+ * The row under the mouse stays where it is when rows go in above it (a system answering after
+ * the others, a poll): the page scrolls by as much as they pushed it, so a click aimed at it
+ * still lands on it. Its place is read as the new rows render (the commit moves it) and made good
+ * before the browser paints, and again at each change of the page's height in the frames after
+ * (the rows below the first screen render a moment later; the line saying a system is loading
+ * goes). The hold ends when the reviewer scrolls, clicks or presses a key.
+ */
+function useHoldRowUnderPointer(frame: RefObject<HTMLDivElement | null>, questions: Question[]) {
+  const hovered = useRef<HTMLElement | null>(null);
+  useEffect(() => {
+    const node = frame.current;
+    if (!node) return;
+    const over = (event: PointerEvent) => {
+      // A finger is not left resting on a row.
+      if (event.pointerType === 'touch' || !(event.target instanceof Element)) return;
+      hovered.current = event.target.closest<HTMLElement>('[data-question-id]');
+    };
+    const leave = () => {
+      hovered.current = null;
+    };
+    node.addEventListener('pointerover', over, { passive: true });
+    node.addEventListener('pointerleave', leave, { passive: true });
+    return () => {
+      node.removeEventListener('pointerover', over);
+      node.removeEventListener('pointerleave', leave);
+    };
+  }, [frame]);
+  const rendered = useRef(questions);
+  const place = useRef<{ row: HTMLElement; top: number } | null>(null);
+  if (rendered.current !== questions) {
+    rendered.current = questions;
+    const row = hovered.current;
+    place.current = row?.isConnected ? { row, top: row.getBoundingClientRect().top } : null;
+  }
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once the new rows are in.
+  useLayoutEffect(() => {
+    const held = place.current;
+    place.current = null;
+    if (!held) return;
+    const keep = () => {
+      if (!held.row.isConnected) return;
+      const moved = held.row.getBoundingClientRect().top - held.top;
+      if (Math.abs(moved) >= 1) window.scrollBy(0, moved);
+    };
+    keep();
+    // jsdom has no layout to keep.
+    if (typeof ResizeObserver === 'undefined' || typeof requestAnimationFrame === 'undefined')
+      return;
+    const observer = new ResizeObserver(keep);
+    observer.observe(document.body);
+    let frames = 0;
+    let frameId = 0;
+    const count = () => {
+      if (++frames >= HOLD_FRAMES) stop();
+      else frameId = requestAnimationFrame(count);
+    };
+    frameId = requestAnimationFrame(count);
+    const unlisten = onAny(REVIEWER_MOVES, () => stop());
+    function stop() {
+      observer.disconnect();
+      cancelAnimationFrame(frameId);
+      unlisten();
+    }
+    return stop;
+  }, [questions]);
+}
+
 /**
  * The inbox's rows. Long lists are virtualized; short ones are rendered whole (find-in-page works).
  * Memoized: the page re-renders on every query state change; the rows only when their data does.
@@ -218,6 +289,7 @@ export const QuestionList = memo(function QuestionList({
   // page (the same commit, unless the list renders none yet). No-ops afterwards.
   if (questions.length > 0) markOnce('qi:list-render-start');
   const frame = useRowLinkClicks(search, openId);
+  useHoldRowUnderPointer(frame, questions);
   useLayoutEffect(() => {
     if (frame.current?.querySelector('[data-question-id]')) markOnce('qi:list-rendered');
   });
