@@ -132,6 +132,8 @@ test('Alice answers, Bob sees who and edits, Alice sees both; /activity and its 
     await box.fill('No, keep staging');
     await drawer(b).getByRole('button', { name: 'Edit answer' }).click();
     await expect(b.getByText('Answer changed')).toBeVisible();
+    // The row says who acted last: Bob now, in his own list at once.
+    await expect(row(b, id).getByTestId('acted-by')).toHaveText(`by bob-${tag}`);
 
     await a.goto(`questions/${id}`);
     const aliceHistory = drawer(a).getByRole('region', { name: 'History' });

@@ -68,6 +68,8 @@ function useQuestionAction<TVars extends ActionVars>(spec: ActionSpec<TVars>) {
       // elsewhere (superseded rows, counts) and, after a failure, for what the question is now.
       void queryClient.invalidateQueries({ queryKey: questionKeys.lists() });
       if (error) void queryClient.invalidateQueries({ queryKey: questionKeys.detail(vars.id) });
+      // The trail has a new entry (History, "by alice" on the row): read again where shown.
+      void queryClient.invalidateQueries({ queryKey: ['activity'] });
     },
   });
 }
