@@ -249,4 +249,73 @@ describe('the compiled production server', () => {
     expect(server.stdout()).toContain('"event":"stopped"');
     agent.destroy();
   });
+
+  it('keeps every answer a system accepted in the trail through a SIGTERM mid-write, and opens the trail again', {
+    timeout: 180_000,
+  }, async () => {
+    const dataDir = path.join(dir, 'data-sigterm');
+    const tenant = { 'x-mock-tenant': 'sigterm' };
+    const first = await startBuilt({ DATA_DIR: dataDir, MOCK_LATENCY_MS: '400' });
+    onTestFinished(() => {
+      if (first.child.exitCode === null) first.child.kill('SIGKILL');
+    });
+    const ids: string[] = [];
+    for (let index = 0; index < 30; index += 1) {
+      const asked = await fetch(`${first.origin}/__mock/questions`, {
+        method: 'POST',
+        headers: { ...tenant, 'content-type': 'application/json' },
+        body: JSON.stringify({ question: `Restart worker ${index}?`, expires_in_seconds: 3600 }),
+      });
+      ids.push(((await asked.json()) as { call: { id: string } }).call.id);
+    }
+    // Thirty answers at once; the signal comes once the first is back, the rest in flight (each
+    // waits 400 ms at the mock) or arriving while the server stops.
+    const outcomes = ids.map((id) =>
+      fetch(`${first.origin}/api/pending_tool_calls/${id}/resolve`, {
+        method: 'POST',
+        headers: {
+          ...tenant,
+          'content-type': 'application/json',
+          origin: first.origin,
+          'sec-fetch-site': 'same-origin',
+        },
+        body: JSON.stringify({ result: { answer: `yes ${id}` } }),
+      }).then(
+        (response) => ({ id, status: response.status }),
+        () => ({ id, status: 0 }),
+      ),
+    );
+    await Promise.race(outcomes);
+    first.child.kill('SIGTERM');
+    const answered = await Promise.all(outcomes);
+    expect((await first.exited).code).toBe(0);
+    expect(first.stdout()).not.toContain('could not record');
+    const accepted = answered.filter((outcome) => outcome.status === 200).map((o) => o.id);
+    expect(accepted.length).toBeGreaterThan(1);
+
+    // The same folder, a new process: it opens, and every accepted answer is there with its
+    // outcome (attempt and outcome are one entry once the outcome is written).
+    const second = await startBuilt({ DATA_DIR: dataDir });
+    try {
+      const page = (await (
+        await fetch(`${second.origin}/portal-api/activity?limit=200`, {
+          headers: { 'sec-fetch-site': 'same-origin' },
+        })
+      ).json()) as { entries: { questionId: string; status: number | null; answer: string }[] };
+      for (const id of accepted) {
+        expect(page.entries).toContainEqual(
+          expect.objectContaining({
+            questionId: id,
+            status: 200,
+            answer: expect.stringContaining(`yes ${id}`),
+          }),
+        );
+      }
+      // Nothing was recorded twice.
+      const recorded = page.entries.map((entry) => entry.questionId);
+      expect(new Set(recorded).size).toBe(recorded.length);
+    } finally {
+      second.child.kill('SIGKILL');
+    }
+  });
 });

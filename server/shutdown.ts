@@ -4,15 +4,20 @@ import { logJson } from './log';
 export interface ShutdownOptions {
   /** Hard limit: connections still open then are cut and the process exits 1 (default 10 s). */
   timeoutMs?: number;
-  /** Stops what else keeps the process alive (the mock's simulator and sweeper). */
+  /** Stops what else keeps the process alive (the mock's simulator and sweeper, event streams). */
   beforeClose?: () => void;
+  /**
+   * Runs once every request in flight has been answered, before the exit (the audit trail's
+   * database: an answer in flight still records its outcome).
+   */
+  afterClose?: () => Promise<void> | void;
   exit?: (code: number) => void;
 }
 
 /**
  * Graceful stop on SIGTERM (Kubernetes, docker stop) and SIGINT (Ctrl+C): stop accepting
  * connections, let requests in flight finish, close keep-alive connections as soon as they are
- * idle, then exit 0; whatever is still open after `timeoutMs` is cut and the process exits 1. A
+ * idle, run `afterClose`, then exit 0; whatever is still open after `timeoutMs` is cut and the process exits 1. A
  * second signal exits at once.
  */
 export function closeGracefullyOnSignals(server: Server, options: ShutdownOptions = {}): void {
@@ -49,9 +54,16 @@ export function gracefulStop(
     server.on('request', (_req, res) => res.setHeader('Connection', 'close'));
     server.close(() => {
       clearInterval(idleSweep);
-      clearTimeout(deadline);
-      logJson({ event: 'stopped' });
-      exit(0);
+      void Promise.resolve()
+        .then(options.afterClose)
+        .catch((error: unknown) =>
+          logJson({ event: 'shutdown-close-failed', error: String(error) }),
+        )
+        .finally(() => {
+          clearTimeout(deadline);
+          logJson({ event: 'stopped' });
+          exit(0);
+        });
     });
     server.closeIdleConnections();
   };

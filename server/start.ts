@@ -245,8 +245,9 @@ async function main() {
       others.close();
       stopRetention();
       void team.close();
-      void trail.db.close();
     },
+    // After the answers in flight have recorded their outcomes, never before.
+    afterClose: () => trail.db.close(),
   });
 }
 
