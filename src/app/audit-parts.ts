@@ -1,12 +1,19 @@
 import { lazyPart } from '@/components/load-boundary';
 import type { AuditParts, TeamParts } from '@/config/shell-context';
+import { whenIdleAfterFirstScreen } from '@/lib/idle';
+
+// What is on a row or in the header besides the list waits until the list is on screen and the
+// browser is idle: asked for as the rows rendered, these parts raced the list's first paint.
+const listShown = new Promise<void>((resolve) => {
+  whenIdleAfterFirstScreen(resolve);
+});
 
 // The audit trail's screens load when first shown, never with the first screen.
 const history = () => import('@/features/activity/components/question-history');
-const row = () => import('@/features/activity/components/acted-by');
-// Presence and claims: none of their code is in the first download. It is asked for when the first
-// rows render (the list's data is in) or, above the list, once the drawer's code has loaded.
-const team = () => import('@/features/presence/parts');
+const row = () => listShown.then(() => import('@/features/activity/components/acted-by'));
+// Presence and claims: none of their code is in the first download. It is asked for once the first
+// rows are on screen, or, above the list and in the drawer, when those first render after that.
+const team = () => listShown.then(() => import('@/features/presence/parts'));
 
 export const auditParts: AuditParts = {
   History: lazyPart(() => history().then((m) => m.QuestionHistory)),
@@ -18,7 +25,9 @@ export const auditParts: AuditParts = {
 export const teamParts: TeamParts = { Team: lazyPart(() => team().then((m) => m.Team)) };
 
 export const HeaderTools = lazyPart(() =>
-  import('@/features/activity/components/header-tools').then((m) => m.HeaderTools),
+  listShown
+    .then(() => import('@/features/activity/components/header-tools'))
+    .then((m) => m.HeaderTools),
 );
 
 export const ActivityPage = lazyPart(() =>

@@ -11,9 +11,10 @@ import {
   Title,
 } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { type FormEvent, useMemo } from 'react';
+import { type FormEvent, useEffect, useMemo } from 'react';
 import { describeError } from '@/lib/describe-error';
 import { formatExact } from '@/lib/format-time';
+import { markFirstScreenShown } from '@/lib/idle';
 import { activityQueries } from '../api/queries';
 import { activityCsvHref } from '../api/requests';
 import { type ActivityFilter, activityActions } from '../api/schemas';
@@ -52,6 +53,8 @@ export function ActivityPage({
   }, [params]);
   const cursor = Number(params.get('cursor')) || null;
   const me = useQuery(activityQueries.me());
+  // This page is the first screen here: the header's parts wait for it, not for a list.
+  useEffect(markFirstScreenShown, []);
   const page = useQuery({
     ...activityQueries.page(toServer(filter), cursor),
     enabled: me.data != null,
