@@ -2,7 +2,7 @@
 // headless Chromium. Never run as a test: shared machines are noisy, so it reports medians and
 // ranges and judges them against bench/budgets.json.
 //
-//   npm run bench                                  7 runs, soak, tabs, 10k, triage (about 11 minutes)
+//   npm run bench                                  7 runs, soak, tabs, 10k, triage, presence (about 13 minutes)
 //   npm run bench -- --runs 3 --soak-minutes 0     quicker, no soak
 //   npm run bench -- --strict                      exit 1 when a budget fails
 //   npm run bench -- --tabs-only                   only requests and KB per minute, 1 tab and 3 tabs
