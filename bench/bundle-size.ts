@@ -117,6 +117,8 @@ export const scaleBudgets: Budget[] = budgetsFile.scaleBudgets;
 export const sourcesBudgets: Budget[] = budgetsFile.sourcesBudgets;
 /** The triage figure's (bench/triage.ts): the portal now against the portal before issue 14. */
 export const triageBudgets: Budget[] = budgetsFile.triageBudgets;
+/** Presence and claims (bench/team.ts, issue 28): one browser, three tabs, one reviewer. */
+export const teamBudgets: Budget[] = budgetsFile.teamBudgets;
 
 export function budgetMax(id: string): number {
   const budget = budgets.find((entry) => entry.id === id);

@@ -1,7 +1,15 @@
 // Medians, budgets and the printed table.
 import { type Budget, budgets } from './bundle-size';
 
-export type Unit = 'bytes' | 'ms' | 's' | '%' | 'requests/min' | 'keys' | 'requests';
+export type Unit =
+  | 'bytes'
+  | 'ms'
+  | 's'
+  | '%'
+  | 'requests/min'
+  | 'keys'
+  | 'requests'
+  | 'connections';
 
 export interface Stat {
   median: number;
@@ -64,6 +72,8 @@ function scaleFor(value: number, unit: Unit): Scale {
       return { divisor: 1, decimals: 0, suffix: ' keys' };
     case 'requests':
       return { divisor: 1, decimals: 0, suffix: ' requests' };
+    case 'connections':
+      return { divisor: 1, decimals: 0, suffix: value === 1 ? ' connection' : ' connections' };
     default:
       return { divisor: 1, decimals: 1, suffix: '/min' };
   }

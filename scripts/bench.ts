@@ -2,11 +2,12 @@
 // headless Chromium. Never run as a test: shared machines are noisy, so it reports medians and
 // ranges and judges them against bench/budgets.json.
 //
-//   npm run bench                                  7 runs, soak, tabs, 10k, triage (about 11 minutes)
+//   npm run bench                                  7 runs, soak, tabs, 10k, triage, presence (about 13 minutes)
 //   npm run bench -- --runs 3 --soak-minutes 0     quicker, no soak
 //   npm run bench -- --strict                      exit 1 when a budget fails
 //   npm run bench -- --tabs-only                   only requests and KB per minute, 1 tab and 3 tabs
 //   npm run bench -- --triage-only                 only the triage figure (keyboard-only reviewer)
+//   npm run bench -- --team-only                   only presence and claims, 3 tabs (about 2 minutes)
 //
 // Builds the portal into dist/, serves a copy of it (bench/results/dist/) with the mock backend
 // and bench/floor/ on one port, and writes everything it measured to bench/results/latest.json.
@@ -44,6 +45,7 @@ import { PENDING_COUNT, seedBenchTenant } from '../bench/seed.ts';
 import { FLOOR_PATH, startBenchServer } from '../bench/server.ts';
 import { measureSources, SOURCES_COUNTS, type SourcesResult } from '../bench/sources.ts';
 import { describeTabs, judgeTabs, measureTabs, type TabsResult } from '../bench/tabs.ts';
+import { describeTeam, measureTeam, type TeamResult } from '../bench/team.ts';
 import { describeTriage, measureTriageFigure, type TriageResult } from '../bench/triage.ts';
 import { describeWire, measureWire } from '../bench/wire.ts';
 import { findNginx } from '../e2e/proxy/harness.ts';
@@ -80,6 +82,9 @@ const { values: args } = parseArgs({
     'sources-only': { type: 'boolean', default: false },
     'triage-runs': { type: 'string', default: '1' },
     'triage-only': { type: 'boolean', default: false },
+    'team-runs': { type: 'string', default: '1' },
+    'team-seconds': { type: 'string', default: '30' },
+    'team-only': { type: 'boolean', default: false },
     port: { type: 'string', default: process.env.BENCH_PORT ?? '5195' },
     strict: { type: 'boolean', default: false },
     'skip-build': { type: 'boolean', default: false },
@@ -106,6 +111,9 @@ if (args.help) {
       '  --sources-only        measure only the three-source scenario',
       '  --triage-runs N       runs of the triage figure, now and before issue 14; 0 skips it (1)',
       '  --triage-only         measure only the triage figure (about 3 minutes a run)',
+      '  --team-runs N         runs of presence and claims, 3 tabs in one browser; 0 skips it (1)',
+      '  --team-seconds S      each of its windows: none open, one open, typing (30)',
+      '  --team-only           measure only presence and claims (about 2 minutes a run)',
       '  --port P              port of the bench server (5195, or BENCH_PORT)',
       '  --strict              exit 1 when a budget fails',
       '  --skip-build          measure the dist/ that is there',
@@ -140,6 +148,9 @@ const sourcesRuns = Math.round(
 );
 const triageOnly = args['triage-only'];
 const triageRuns = Math.round(positive('triage-runs', args['triage-runs'], triageOnly ? 1 : 0));
+const teamOnly = args['team-only'];
+const teamRuns = Math.round(positive('team-runs', args['team-runs'], teamOnly ? 1 : 0));
+const teamSeconds = positive('team-seconds', args['team-seconds'], 10);
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const resultsDir = path.join(root, 'bench', 'results');
@@ -177,7 +188,8 @@ await rm(distDir, { recursive: true, force: true });
 await cp(path.join(root, 'dist'), distDir, { recursive: true });
 const staticAssets = await initialAssetSizes(distDir);
 // The first page's JS and CSS as sent, next to nginx with the documented configuration.
-const nginxPath = tabsOnly || scaleOnly || triageOnly || sourcesOnly ? null : findNginx();
+const nginxPath =
+  tabsOnly || scaleOnly || triageOnly || sourcesOnly || teamOnly ? null : findNginx();
 const wire = nginxPath
   ? await measureWire(distDir, nginxPath).catch((error: unknown) => {
       log(`Bytes on the wire not measured: ${String(error)}`);
@@ -251,6 +263,16 @@ const triageOptions = {
   log,
 };
 
+const teamOptions = {
+  browser,
+  root,
+  // The portal server (server/start.ts, which serves dist/) on its own port; its proxy on any.
+  port: port + 8,
+  runs: teamRuns,
+  windowSeconds: teamSeconds,
+  log,
+};
+
 /**
  * A `--…-only` run: one scenario measured and printed under its own header, its budgets judged
  * (exit 1 with --strict when one fails), then the browser and the server closed and the process
@@ -293,6 +315,14 @@ if (triageOnly) {
   });
 }
 
+if (teamOnly) {
+  await runOnly(
+    'presence and claims',
+    () => measureTeam({ ...teamOptions, initialJsBytes: staticAssets.jsGzip }),
+    describeTeam,
+  );
+}
+
 if (scaleOnly) {
   await runOnly('scale', () => measureScale(scaleOptions), describeScale);
 }
@@ -304,6 +334,7 @@ if (sourcesOnly) {
 let scale: ScaleResult | null = null;
 let sources: SourcesResult | null = null;
 let triage: TriageResult | null = null;
+let team: TeamResult | null = null;
 
 if (tabsOnly) {
   await runOnly(
@@ -424,6 +455,13 @@ try {
     });
     if (triage) problems.push(...triage.problems);
   }
+  if (teamRuns > 0) {
+    team = await measureTeam(teamOptions).catch((error: unknown) => {
+      problems.push(`presence and claims: ${String(error)}`);
+      return null;
+    });
+    if (team) problems.push(...team.problems);
+  }
 } finally {
   await browser.close();
   await server.close();
@@ -507,6 +545,7 @@ const verdicts = [
   ...(scale?.verdicts ?? []),
   ...(sources?.verdicts ?? []),
   ...(triage?.verdicts ?? []),
+  ...(team?.verdicts ?? []),
 ];
 const failed = verdicts.filter((verdict) => verdict.status === 'FAIL');
 
@@ -558,6 +597,12 @@ out.push(
     : triage
       ? describeTriage(triage)
       : 'Triage: not measured',
+  '',
+  teamRuns === 0
+    ? 'Presence and claims: skipped (--team-runs 0)'
+    : team
+      ? describeTeam(team)
+      : 'Presence and claims: not measured',
   '',
   'On the wire (bench/wire.ts: the portal server and nginx with deploy/nginx, asked as Chromium asks):',
   wire ? describeWire(wire) : '  not measured (no nginx)',
@@ -632,6 +677,7 @@ await writeFile(
       triage: triage
         ? { beforeCommit: triage.beforeCommit, figures: triage.figures, runs: triage.runs }
         : null,
+      team: team ? { figures: team.figures, runs: team.runs } : null,
       budgets: verdicts,
       hiddenTab: requests,
       soak,
