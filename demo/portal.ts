@@ -3,7 +3,7 @@
 // claims (server/team-core.ts), with the trail and the claims kept in this browser, and a
 // simulated colleague (demo/colleague.ts). The visitor is named as `npm start` names a reviewer
 // without REVIEWER_HEADER: by the "You are …" field, whose cookie the worker reads.
-import { type Audit, createAuditCore, type ForwardCall, memoryTrail } from '../server/audit-core';
+import { type Audit, createAuditCore, memoryTrail } from '../server/audit-core';
 import { BROWSER_REVIEWER_COOKIE, BROWSER_REVIEWER_HEADER } from '../server/identity';
 import { createTeamCore, memoryClaims, type Team } from '../server/team-core';
 import type { DemoBackend } from './backends';
@@ -40,11 +40,11 @@ export interface DemoPortalOptions {
 export interface DemoPortal {
   /** `innerPath` is `/portal-api/…`. */
   api(request: Request, innerPath: string): Promise<Response>;
-  /** A request on its way to a mock: an action on a question is recorded as the server records it. */
-  forward(
-    call: Omit<ForwardCall, 'request'> & { request: Request },
-    send: (request: Request) => Promise<Response>,
-  ): Promise<Response>;
+  /**
+   * A request to a mock (`request` has the mock's own path, `body` its body): passed to it, an
+   * action on a question recorded on its way as the server records it.
+   */
+  forward(backend: DemoBackend, request: Request, body: ArrayBuffer | undefined): Promise<Response>;
   /** Resolves once everything changed so far is in IndexedDB. */
   saved(): Promise<void>;
   colleague: Colleague;
@@ -190,9 +190,22 @@ export async function createDemoPortal(options: DemoPortalOptions): Promise<Demo
       const asked = await named(request, options.cookie);
       return (await team.api(asked, innerPath)) ?? audit.api(asked, innerPath);
     },
-    async forward(call, send) {
-      const request = await named(call.request, options.cookie);
-      return audit.around({ ...call, request }, send);
+    async forward(backend, request, body) {
+      // The trail's hook passes the request on without the visitor's name (and without its body,
+      // which it has read already): the mock gets the body back here.
+      const send = async (passed: Request) =>
+        backend.fetch(
+          new Request(passed.url, { method: passed.method, headers: passed.headers, body }),
+        );
+      return audit.around(
+        {
+          request: await named(request, options.cookie),
+          body: body ? new Uint8Array(body) : null,
+          source: demoSource(backend),
+          targetPath: new URL(request.url).pathname,
+        },
+        send,
+      );
     },
     saved: async () => {
       // A change may queue another save while one runs: wait until none is left.

@@ -10,7 +10,7 @@ import { type DemoBackend, demoBackends, route } from './backends';
 import { DEMO_CSP } from './csp';
 import { demoRefusal } from './guards';
 import { loadState, loadValue, saveState, saveValue } from './persist';
-import { createDemoPortal, demoSource } from './portal';
+import { createDemoPortal } from './portal';
 
 // Written by vite.demo.config.ts: every file of the build (relative to the root) and their hash.
 declare const __DEMO_PRECACHE__: string[];
@@ -171,21 +171,7 @@ async function answer(backend: DemoBackend, request: Request, path: string): Pro
     headers: request.headers,
     body,
   });
-  // The trail's hook passes the request on without the visitor's name (and without its body,
-  // which it has read already): the mock gets the body back here.
-  const send = async (passed: Request) =>
-    backend.fetch(
-      new Request(passed.url, { method: passed.method, headers: passed.headers, body }),
-    );
-  const forwarded = await (await portal).forward(
-    {
-      request: own,
-      body: body ? new Uint8Array(body) : null,
-      source: demoSource(backend),
-      targetPath: path,
-    },
-    send,
-  );
+  const forwarded = await (await portal).forward(backend, own, body);
   // The same headers the portal server puts on every mock answer: nothing in it runs or frames.
   const answered = withinScope(forwarded, backend.mount);
   return path === '/__mock/sign-in' ? hardenSignInPage(answered) : hardenApiResponse(answered);
