@@ -47,10 +47,12 @@ test('Sam opens questions of all three systems, types, claims; the visitor is as
 
   await colleague.act('leave');
   await expect(question.getByText('sam@example.com is')).toBeHidden();
-  await page.goto('questions');
+  // The Claimed filter finds it.
+  await page.goto('questions?claimed=anyone');
   await expect(row(page, demoIds.pendingYesNo).getByTestId('row-team')).toContainText(
     'claimed by sam',
   );
+  await expect(row(page, vertesiaId)).toBeHidden();
 
   // His claim is in the trail, under his name.
   await page.goto('activity?reviewer=sam%40example.com');
