@@ -90,14 +90,20 @@ export function createColleague(options: ColleagueOptions): Colleague {
   const present = () =>
     call('presence', { tab: 'sam', question: state.question, typing: state.typing });
 
+  /** Bumped whenever the heartbeat stops: a beat in flight then starts no second one. */
+  let beats = 0;
   const stopHeartbeat = () => {
+    beats += 1;
     if (heartbeat !== null) timers.clear(heartbeat);
     heartbeat = null;
   };
   const beat = () => {
+    const generation = beats;
     heartbeat = timers.set(() => {
-      if (!state.question) return;
-      void present().finally(beat);
+      if (!state.question || generation !== beats) return;
+      void present().finally(() => {
+        if (generation === beats) beat();
+      });
     }, HEARTBEAT_MS);
   };
 
@@ -162,14 +168,17 @@ export function createColleague(options: ColleagueOptions): Colleague {
     }, ms);
   };
 
+  // Each step checks he is still on his own after every wait: a step told meanwhile wins.
   const visit = async (): Promise<void> => {
     if (!(await (options.autonomous?.() ?? Promise.resolve(true)))) {
       later(between(20_000, 40_000), visit);
       return;
     }
+    if (!state.auto) return;
     // Done with his last claim: he lets it go before he opens another question.
     if (state.claimed) await release(state.claimed);
-    const question = await pick();
+    const question = state.auto ? await pick() : null;
+    if (!state.auto) return;
     if (!question) {
       later(between(20_000, 40_000), visit);
       return;
@@ -181,7 +190,7 @@ export function createColleague(options: ColleagueOptions): Colleague {
       later(between(8000, 16_000), async () => {
         state.typing = false;
         await present();
-        if (random() < 0.4) await claim(question);
+        if (random() < 0.4 && state.auto) await claim(question);
         later(between(3000, 6000), async () => {
           await leave();
           later(between(20_000, 50_000), visit);
