@@ -66,7 +66,7 @@ test('answer as the named visitor; History, the row, Activity and its CSV say so
   await expect(page.getByText('Nothing has been done through the portal yet.')).toBeVisible();
 });
 
-test('Vertesia and Bilby actions, a Bilby look-alike batch and a refusal, each as the server records them', async ({
+test('a Vertesia answer, a Bilby not-applicable and a refusal, each as the server records them', async ({
   page,
 }) => {
   await page.goto('./');
