@@ -18,7 +18,7 @@ import {
   vertesiaDemo,
 } from './backends';
 import { DEMO_SOURCES, demoConfigJson } from './config';
-import { RESET_PATHS } from './reset-paths';
+import { PORTAL_RESET_PATH, RESET_PATHS } from './reset-paths';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -141,10 +141,13 @@ describe('the three systems in the demo', () => {
     );
     expect(((await busy.json()) as { status: string }).status).toBe('running');
 
-    // Reset demo posts to every backend's reset, each reached once.
-    const reached = RESET_PATHS.map((reset) => route(backends, reset)?.backend.name);
+    // Reset demo posts to every backend's reset, each reached once (and to the portal's own,
+    // which no backend answers: demo/portal.test.ts).
+    const mockResets = RESET_PATHS.filter((reset) => reset !== PORTAL_RESET_PATH);
+    expect(route(backends, PORTAL_RESET_PATH)).toBeNull();
+    const reached = mockResets.map((reset) => route(backends, reset)?.backend.name);
     expect(reached.sort()).toEqual(backends.map((backend) => backend.name).sort());
-    for (const reset of RESET_PATHS)
+    for (const reset of mockResets)
       expect((await viaWorker(backends, reset, postJson({}))).status).toBe(200);
     const ask = await viaWorker(
       backends,
@@ -183,27 +186,50 @@ describe('what the worker bundles', () => {
       .filter((file) => file.endsWith('.ts') && !/\.test\.ts$|test-support\.ts$/.test(file))
       .map((file) => path.join(dir, file));
 
-  it('imports nothing of the server and no Node built-in (mock/ and demo/ run in a browser)', () => {
+  /** The modules a file imports at run time (`import type` is gone once built). */
+  const runtimeImports = (source: string) =>
+    [
+      ...source.matchAll(
+        /^\s*(?:import|export)\s+(?!type\b)[^;]*?\bfrom\s+'([^']+)'|\bimport\(\s*'([^']+)'/gm,
+      ),
+    ].map((match) => match[1] ?? match[2] ?? '');
+
+  it('imports no Node built-in, and of the server only the modules it shares (mock/ and demo/ run in a browser)', () => {
     const files = [
       ...runtimeFiles('mock'),
       ...runtimeFiles('mock/vertesia'),
       ...runtimeFiles('mock/bilby'),
       ...runtimeFiles('demo'),
-      // The one module of the server the demo's worker uses: the headers every mock answer gets.
-      'server/api-response.ts',
     ];
     expect(files.length).toBeGreaterThan(10);
-    for (const file of files) {
+    // Every module of the server the worker reaches, followed import by import.
+    const shared = new Set<string>();
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
       const source = readFileSync(path.join(root, file), 'utf8');
-      const imports = [...source.matchAll(/\bfrom\s+'([^']+)'|\bimport\(\s*'([^']+)'/g)].map(
-        (match) => match[1] ?? match[2] ?? '',
-      );
-      for (const specifier of imports) {
-        if (specifier === '../server/api-response') continue;
-        expect(specifier, file).not.toMatch(/^(node:|(\.\.\/)+server\/)|^(fs|path|http|crypto)$/);
+      for (const specifier of runtimeImports(source)) {
+        expect(specifier, file).not.toMatch(/^node:|^(fs|path|http|crypto|os|net)$/);
+        if (!specifier.startsWith('.')) continue;
+        const target = path.join(path.dirname(file), `${specifier}.ts`);
+        if (target.startsWith('server/')) shared.add(target);
+        if (!target.startsWith('demo/') || !/\.test\.ts$/.test(target)) visit(target);
       }
       // Node's globals are not there either.
       expect(source, file).not.toMatch(/\bBuffer\.|\bprocess\.|\bsetImmediate\(/);
-    }
+    };
+    for (const file of files) visit(file);
+    // The headers every mock answer gets, the trail's and the team's logic and what they use:
+    // shared with the server, never copied (docs/mock.md).
+    expect([...shared].sort()).toEqual([
+      'server/api-response.ts',
+      'server/audit-actions.ts',
+      'server/audit-core.ts',
+      'server/body-limit.ts',
+      'server/guards.ts',
+      'server/identity.ts',
+      'server/team-core.ts',
+    ]);
   });
 });

@@ -48,3 +48,16 @@ export async function saveState(name: string, saved: Saved): Promise<void> {
   const transaction = db.transaction(STORE, 'readwrite');
   await done(transaction.objectStore(STORE).put(saved, name), transaction);
 }
+
+/** Any other value the worker keeps (the portal's trail and claims: demo/portal.ts). */
+export async function loadValue(name: string): Promise<unknown> {
+  const db = await database();
+  const transaction = db.transaction(STORE, 'readonly');
+  return done(transaction.objectStore(STORE).get(name), transaction);
+}
+
+export async function saveValue(name: string, value: unknown): Promise<void> {
+  const db = await database();
+  const transaction = db.transaction(STORE, 'readwrite');
+  await done(transaction.objectStore(STORE).put(value, name), transaction);
+}

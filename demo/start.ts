@@ -95,7 +95,7 @@ function banner(root: URL): HTMLElement {
   section.setAttribute('aria-label', 'Demo');
   const text = document.createElement('p');
   text.textContent =
-    'Demo with made-up data. A pretend server runs in your browser; what you do stays in this browser.';
+    'Demo with made-up data. A pretend server runs in your browser; what you do stays in this browser. Sam, a pretend colleague, drops by now and then.';
   const reset = document.createElement('button');
   reset.type = 'button';
   reset.textContent = 'Reset demo';

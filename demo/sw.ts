@@ -1,13 +1,16 @@
 // The static demo's Service Worker: it answers the portal's requests for `api/…` and `__mock/…`
 // (Reflexio), `vertesia/…` and `bilby/…` with the mock backends themselves (their Hono apps, no
-// server), serves the app from a cache filled at install (so the demo works offline), and keeps
-// each mock's state in IndexedDB.
+// server), and the portal server's own `portal-api/…` (who is signed in, the audit trail,
+// presence and claims, with a simulated colleague: demo/portal.ts); serves the app from a cache
+// filled at install (so the demo works offline), and keeps each mock's state, the trail and the
+// claims in IndexedDB.
 
-import { hardenApiResponse, hardenSignInPage } from '../server/api-response';
+import { API_RESPONSE_CSP, hardenApiResponse, hardenSignInPage } from '../server/api-response';
 import { type DemoBackend, demoBackends, route } from './backends';
 import { DEMO_CSP } from './csp';
 import { demoRefusal } from './guards';
-import { loadState, saveState } from './persist';
+import { loadState, loadValue, saveState, saveValue } from './persist';
+import { createDemoPortal } from './portal';
 
 // Written by vite.demo.config.ts: every file of the build (relative to the root) and their hash.
 declare const __DEMO_PRECACHE__: string[];
@@ -114,6 +117,28 @@ async function restore(backend: DemoBackend): Promise<void> {
   tickedAt.set(backend.name, Date.now());
 }
 
+interface CookieStoreLike {
+  get(name: string): Promise<{ value?: string } | null>;
+}
+
+/** A cookie of the demo's pages (a worker sees no Cookie header; its cookie store has them). */
+async function pageCookie(name: string): Promise<string | null> {
+  const store = (self as unknown as { cookieStore?: CookieStoreLike }).cookieStore;
+  if (!store) return null;
+  return (await store.get(name))?.value ?? null;
+}
+
+// The portal server's own routes, with the trail and claims restored from IndexedDB.
+const portal = createDemoPortal({
+  backends,
+  cookie: pageCookie,
+  load: loadValue,
+  save: saveValue,
+}).then((made) => {
+  made.colleague.start();
+  return made;
+});
+
 // The simulator runs while the worker is awake (a page that is open polls every 10 s, which
 // keeps it awake); after a sleep it catches up with the time missed, a few questions at most.
 const ready = Promise.all(backends.map(restore)).then(async () => {
@@ -132,7 +157,10 @@ function withinScope(response: Response, mount: string | undefined): Response {
   return new Response(response.body, { status: response.status, headers });
 }
 
-/** `path` is the backend's own (`/api/…`): the request reaches its mock as under the portal server. */
+/**
+ * `path` is the backend's own (`/api/…`): the request reaches its mock as under the portal server,
+ * an action on a question recorded in the trail on its way, as the server records it.
+ */
 async function answer(backend: DemoBackend, request: Request, path: string): Promise<Response> {
   await ready;
   const url = new URL(request.url);
@@ -143,9 +171,32 @@ async function answer(backend: DemoBackend, request: Request, path: string): Pro
     headers: request.headers,
     body,
   });
+  const forwarded = await (await portal).forward(backend, own, body);
   // The same headers the portal server puts on every mock answer: nothing in it runs or frames.
-  const answered = withinScope(await backend.fetch(own), backend.mount);
+  const answered = withinScope(forwarded, backend.mount);
   return path === '/__mock/sign-in' ? hardenSignInPage(answered) : hardenApiResponse(answered);
+}
+
+/** `portal-api/…`: the portal server's own routes, answered here (demo/portal.ts). */
+async function answerPortal(request: Request, path: string): Promise<Response> {
+  await ready;
+  const made = await portal;
+  const url = new URL(request.url);
+  const method = request.method.toUpperCase();
+  const body = method === 'GET' || method === 'HEAD' ? undefined : await request.arrayBuffer();
+  const own = new Request(new URL(`/${path}${url.search}`, scope.origin), {
+    method,
+    headers: request.headers,
+    body,
+    signal: request.signal,
+  });
+  const response = await made.api(own, `/${path}`);
+  // A change is answered once it is saved, as the mocks' are.
+  if (body !== undefined) await made.saved();
+  const headers = new Headers(response.headers);
+  headers.set('x-content-type-options', 'nosniff');
+  headers.set('content-security-policy', API_RESPONSE_CSP);
+  return new Response(response.body, { status: response.status, headers });
 }
 
 /** The headers the portal server sends with every page: its CSP (frame-ancestors included). */
@@ -186,10 +237,11 @@ sw.addEventListener('fetch', (event) => {
   const url = new URL(request.url);
   if (url.origin !== scope.origin || !url.pathname.startsWith(scope.pathname)) return;
   const path = url.pathname.slice(scope.pathname.length);
-  // No portal server here: its own routes (who is signed in, the audit trail) answer nothing, so
-  // the page shows those parts as absent, without a 404 in the console.
+  // No portal server here: the worker answers its routes (who is signed in, the audit trail,
+  // presence and claims), refusing what the server's guards refuse.
   if (path.startsWith('portal-api/')) {
-    event.respondWith(new Response(null, { status: 204 }));
+    const refused = demoRefusal(request, `/${path}`, scope.origin);
+    event.respondWith(refused ? hardenApiResponse(refused) : answerPortal(request, path));
     return;
   }
   const routed = route(backends, path);
@@ -208,6 +260,7 @@ sw.addEventListener('fetch', (event) => {
         ? answered
         : answered.then(async (response) => {
             await save(backend);
+            await (await portal).saved();
             return response;
           });
     event.respondWith(saved);

@@ -1,6 +1,6 @@
 // Which write is which action: the systems' paths and bodies read once, here, into the trail's
 // words. A write this does not recognise is not an action on a question (the mock's controls).
-import type { AuditAction } from './db/queries';
+import type { AuditAction } from './audit-core';
 
 export interface ClassifiedAction {
   questionId: string;

@@ -6,7 +6,7 @@ import { expect, row, test } from './fixtures';
 
 const firstVisit = { timeout: 30_000 };
 
-test('a form on another site cannot plant a question or a fault in the visitorâ€™s demo', async ({
+test('a form on another site cannot plant a question or a fault, or move Sam, in the visitorâ€™s demo', async ({
   page,
   demoSite,
 }) => {
@@ -14,6 +14,7 @@ test('a form on another site cannot plant a question or a fault in the visitorâ€
   await expect(row(page, demoIds.pendingYesNo)).toBeVisible(firstVisit);
   const target = new URL('__mock/questions', demoSite.url).href;
   const faults = new URL('__mock/faults', demoSite.url).href;
+  const colleague = new URL('portal-api/__demo/colleague', demoSite.url).href;
   // Another site's page, as the visitor's browser would load it.
   await page.route('http://evil.example/**', (route) =>
     route.fulfill({
@@ -24,12 +25,16 @@ test('a form on another site cannot plant a question or a fault in the visitorâ€
         </form>
         <form id="fault" method="post" action="${faults}" enctype="text/plain">
           <input name='{"kind":"status","status":500,"count":1000,"x":"' value='"}'>
+        </form>
+        <form id="colleague" method="post" action="${colleague}" enctype="text/plain">
+          <input name='{"action":"claim","question":{"source":"reflexio","id":"${demoIds.pendingYesNo}"},"x":"' value='"}'>
         </form>`,
     }),
   );
   for (const [form, action] of [
     ['plant', target],
     ['fault', faults],
+    ['colleague', colleague],
   ] as const) {
     await page.goto('http://evil.example/');
     const answered = page.waitForResponse((response) => response.request().method() === 'POST');
@@ -44,6 +49,8 @@ test('a form on another site cannot plant a question or a fault in the visitorâ€
   await page.goto('questions');
   await expect(row(page, demoIds.pendingYesNo)).toBeVisible();
   await expect(page.getByText('Planted from another site')).toHaveCount(0);
+  const team = await page.evaluate(async () => (await fetch('portal-api/team/state')).json());
+  expect(team).toMatchObject({ claims: [] });
   await expect(page.getByText(/unavailable|could not be read/)).toHaveCount(0);
 });
 

@@ -17,6 +17,7 @@ test('the first visit starts the demo under its sub-path, with its banner', asyn
   await expect(page).toHaveURL(/\/qi-demo\/#\/questions$/);
   const banner = page.getByRole('region', { name: 'Demo' });
   await expect(banner).toContainText('Demo with made-up data');
+  await expect(banner).toContainText('Sam, a pretend colleague');
   await expect(banner.getByRole('button', { name: 'Reset demo' })).toBeVisible();
   expect(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toMatch(
     /\/qi-demo\/sw\.js$/,

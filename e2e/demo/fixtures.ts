@@ -55,7 +55,11 @@ function stopProcess(child: ChildProcess): Promise<void> {
   });
 }
 
-export const test = base.extend<{ demoSite: DemoSite; plainStaticHost: boolean }>({
+export const test = base.extend<{
+  demoSite: DemoSite;
+  plainStaticHost: boolean;
+  colleague: Colleague;
+}>({
   plainStaticHost: [false, { option: true }],
   demoSite: async ({ plainStaticHost }, use) => {
     const folder = await mkdtemp(path.join(os.tmpdir(), 'qi-demo-host-'));
@@ -69,7 +73,40 @@ export const test = base.extend<{ demoSite: DemoSite; plainStaticHost: boolean }
     await rm(folder, { recursive: true, force: true });
   },
   baseURL: async ({ demoSite }, use) => use(demoSite.url),
+  // Sam, the demo's simulated colleague, does only what a journey tells him (demo/portal.ts):
+  // on his own he would open and claim questions the journeys answer.
+  context: async ({ context, demoSite }, use) => {
+    await context.addCookies([{ name: 'qi_demo_colleague', value: 'driven', url: demoSite.url }]);
+    await use(context);
+  },
+  colleague: async ({ page }, use) => {
+    await use({
+      async act(action, question) {
+        const answer = await page.evaluate(
+          async ({ action, question }) => {
+            const response = await fetch('portal-api/__demo/colleague', {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ action, question }),
+            });
+            return { status: response.status, body: (await response.json()) as unknown };
+          },
+          { action, question },
+        );
+        expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+        return answer.body;
+      },
+    });
+  },
 });
+
+/** Sam, the demo's simulated colleague, told what to do through the page's Service Worker. */
+export interface Colleague {
+  act(
+    action: 'open' | 'type' | 'claim' | 'release' | 'leave',
+    question?: { source: string; id: string },
+  ): Promise<unknown>;
+}
 
 export { expect };
 

@@ -1,65 +1,17 @@
+// The trail's words and shapes are server/audit-core.ts's (the static demo uses them too).
+import type { AuditAttempt, AuditEntry, AuditFilter } from '../audit-core';
+import type { Claim, ClaimResult } from '../team-core';
 import type { Queryable } from './engine';
 
-/** The actions the trail knows, as the server names them. */
-export const auditActions = [
-  'answer',
-  'edit',
-  'not-applicable',
-  'cancel',
-  'resolve-json',
-  'claim',
-  'release',
-] as const;
-export type AuditAction = (typeof auditActions)[number];
-
-export type AnswerMode = 'full' | 'hash' | 'none';
-
-/** What the server records before it forwards an action. */
-export interface AuditAttempt {
-  requestId: string;
-  reviewer: string;
-  reviewerName: string | null;
-  sourceId: string;
-  sourceKind: string;
-  questionId: string;
-  action: AuditAction;
-  /** The answer or result sent, as AUDIT_ANSWERS keeps it (full, SHA-256, or null). */
-  answer: string | null;
-  answerMode: AnswerMode;
-  /** Set by tests and the bench; the database's clock otherwise. */
-  at?: Date;
-}
-
-/** One entry as the read API returns it: the attempt with its outcome, if one was recorded. */
-export interface AuditEntry {
-  id: number;
-  at: string;
-  requestId: string;
-  reviewer: string;
-  reviewerName: string | null;
-  sourceId: string;
-  sourceKind: string;
-  questionId: string;
-  action: string;
-  answer: string | null;
-  answerMode: string;
-  /** The upstream's HTTP status; null when no outcome was recorded (see docs/audit.md). */
-  status: number | null;
-  detail: string | null;
-}
-
-export interface AuditFilter {
-  sourceId?: string;
-  /** The systems' question ids (one question, or each member of a look-alike group). */
-  questionIds?: string[];
-  reviewer?: string;
-  action?: string;
-  /** ISO times, inclusive from, exclusive to. */
-  from?: string;
-  to?: string;
-  /** Case-insensitive text anywhere in the reviewer, question id or answer. */
-  search?: string;
-}
+export {
+  type AnswerMode,
+  type AuditAction,
+  type AuditAttempt,
+  type AuditEntry,
+  type AuditFilter,
+  auditActions,
+} from '../audit-core';
+export type { Claim, ClaimResult } from '../team-core';
 
 export async function insertAttempts(db: Queryable, attempts: AuditAttempt[]): Promise<void> {
   if (attempts.length === 0) return;
@@ -199,16 +151,6 @@ export async function pruneOlderThan(
   return removed.length;
 }
 
-/** Who holds a question, until when. */
-export interface Claim {
-  sourceId: string;
-  questionId: string;
-  reviewer: string;
-  reviewerName: string | null;
-  claimedAt: string;
-  expiresAt: string;
-}
-
 interface ClaimRow {
   source_id: string;
   question_id: string;
@@ -228,11 +170,6 @@ function toClaim(row: ClaimRow): Claim {
     expiresAt: new Date(row.expires_at).toISOString(),
   };
 }
-
-export type ClaimResult =
-  | { ok: true; claim: Claim }
-  | { ok: false; reason: 'held'; holder: Claim }
-  | { ok: false; reason: 'limit'; held: number };
 
 /**
  * Claims a question for `reviewer` for `minutes` (renews their own claim). Refused while someone

@@ -1,0 +1,543 @@
+// The audit trail without its database: which write is which action (audit-actions.ts), what is
+// kept of an answer, the attempt written before a forward and its outcome after, and the read
+// API (`me`, `activity` by cursor, its CSV). No Node built-ins: the portal server runs it over
+// PostgreSQL (server/audit.ts), the static demo's Service Worker over a trail kept in the
+// browser (memoryTrail below; demo/portal.ts).
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { Hono } from 'hono';
+import { classifyAction } from './audit-actions';
+import {
+  type IdentityConfig,
+  missingIdentity,
+  type Reviewer,
+  readReviewer,
+  withoutIdentity,
+} from './identity';
+
+/** The actions the trail knows, as the server names them. */
+export const auditActions = [
+  'answer',
+  'edit',
+  'not-applicable',
+  'cancel',
+  'resolve-json',
+  'claim',
+  'release',
+] as const;
+export type AuditAction = (typeof auditActions)[number];
+
+export type AnswerMode = 'full' | 'hash' | 'none';
+
+/** What the server records before it forwards an action. */
+export interface AuditAttempt {
+  requestId: string;
+  reviewer: string;
+  reviewerName: string | null;
+  sourceId: string;
+  sourceKind: string;
+  questionId: string;
+  action: AuditAction;
+  /** The answer or result sent, as AUDIT_ANSWERS keeps it (full, SHA-256, or null). */
+  answer: string | null;
+  answerMode: AnswerMode;
+  /** Set by tests and the bench; the database's clock otherwise. */
+  at?: Date;
+}
+
+/** One entry as the read API returns it: the attempt with its outcome, if one was recorded. */
+export interface AuditEntry {
+  id: number;
+  at: string;
+  requestId: string;
+  reviewer: string;
+  reviewerName: string | null;
+  sourceId: string;
+  sourceKind: string;
+  questionId: string;
+  action: string;
+  answer: string | null;
+  answerMode: string;
+  /** The upstream's HTTP status; null when no outcome was recorded (see docs/audit.md). */
+  status: number | null;
+  detail: string | null;
+}
+
+export interface AuditFilter {
+  sourceId?: string;
+  /** The systems' question ids (one question, or each member of a look-alike group). */
+  questionIds?: string[];
+  reviewer?: string;
+  action?: string;
+  /** ISO times, inclusive from, exclusive to. */
+  from?: string;
+  to?: string;
+  /** Case-insensitive text anywhere in the reviewer, question id or answer. */
+  search?: string;
+}
+
+export interface AuditOutcome {
+  requestId: string;
+  status: number;
+  detail: string | null;
+}
+
+export interface AuditPage {
+  entries: AuditEntry[];
+  nextCursor: number | null;
+}
+
+/** Where a trail is kept: PostgreSQL (server/audit.ts) or the browser (memoryTrail). */
+export interface TrailStore {
+  insertAttempts(attempts: AuditAttempt[]): Promise<void>;
+  /** The first outcome of a request counts; a second is ignored. */
+  insertOutcome(outcome: AuditOutcome): Promise<void>;
+  /** Newest first, `limit` at a time; `nextCursor` continues after the last one, null at the end. */
+  listEntries(
+    filter: AuditFilter,
+    page: { cursor: number | null; limit: number },
+  ): Promise<AuditPage>;
+}
+
+export interface AuditCoreOptions {
+  trail: TrailStore;
+  identity: IdentityConfig;
+  /** AUDIT_ANSWERS: keep the answer sent, its SHA-256, or nothing (default full). */
+  answers?: AnswerMode;
+  log?: (line: string) => void;
+  /** After a system accepted an action: its questions (the team's claims on them go). */
+  onAccepted?: (sourceId: string, questionIds: string[]) => Promise<void>;
+  /** Tests: an error thrown instead of writing the attempt. */
+  failWrites?: () => Error | null;
+}
+
+/** One write on its way to a system, as the portal server's forward sees it. */
+export interface ForwardCall {
+  request: Request;
+  body: Uint8Array | null;
+  source: { id: string; kind: string };
+  /** The path the system sees, e.g. `/api/pending_tool_calls/x/resolve`. */
+  targetPath: string;
+}
+
+export type Send = (request: Request) => Promise<Response>;
+
+/** The hook portal.ts runs every forward through (see PortalOptions.around). */
+export type ForwardHook = (call: ForwardCall, send: Send) => Promise<Response>;
+
+export interface Audit {
+  around: ForwardHook;
+  /** `/portal-api/…` (the path under the portal's base): who am I, the trail, its CSV. */
+  api: (request: Request, innerPath: string) => Promise<Response>;
+}
+
+export const PAGE_LIMIT_DEFAULT = 50;
+export const PAGE_LIMIT_MAX = 200;
+const CSV_MAX_ROWS = 100_000;
+
+/** What the trail keeps of an answer under AUDIT_ANSWERS (`hash`: its SHA-256, hex). */
+export function keptAnswer(answer: string | null, mode: AnswerMode): string | null {
+  if (answer === null || mode === 'none') return null;
+  if (mode === 'hash') return bytesToHex(sha256(utf8ToBytes(answer)));
+  return answer;
+}
+
+function parseBody(body: Uint8Array | null): unknown {
+  if (!body || body.byteLength === 0) return null;
+  try {
+    return JSON.parse(new TextDecoder().decode(body));
+  } catch {
+    return null;
+  }
+}
+
+function jsonResponse(status: number, value: unknown, headers?: Record<string, string>) {
+  return new Response(JSON.stringify(value), {
+    status,
+    headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers },
+  });
+}
+
+/** The upstream's own words on a refusal, short (its error body, never a success's). */
+async function refusalDetail(response: Response): Promise<string | null> {
+  if (response.status < 400) return null;
+  try {
+    const text = await response.clone().text();
+    return text.slice(0, 500) || null;
+  } catch {
+    return null;
+  }
+}
+
+export function message(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? 'unknown error';
+}
+
+export function createAuditCore(options: AuditCoreOptions): Audit {
+  const { trail, identity } = options;
+  const mode = options.answers ?? 'full';
+  const log = options.log ?? ((line: string) => console.error(line));
+
+  const around: ForwardHook = async (call, send) => {
+    const request = withoutIdentity(call.request, identity);
+    const isWrite = !['GET', 'HEAD', 'OPTIONS'].includes(call.request.method.toUpperCase());
+    if (!isWrite || !call.targetPath.startsWith('/api/')) return send(request);
+    const reviewer = readReviewer(call.request.headers, identity);
+    if (!reviewer) return missingIdentity(identity);
+    const actions = classifyAction(
+      call.source.kind,
+      call.request.method,
+      call.targetPath,
+      parseBody(call.body),
+    );
+    if (!actions) return send(request);
+
+    const requestId = globalThis.crypto.randomUUID();
+    try {
+      const failure = options.failWrites?.();
+      if (failure) throw failure;
+      await trail.insertAttempts(
+        actions.map((action) => ({
+          requestId,
+          reviewer: reviewer.id,
+          reviewerName: reviewer.name,
+          sourceId: call.source.id,
+          sourceKind: call.source.kind,
+          questionId: action.questionId,
+          action: action.action,
+          answer: keptAnswer(action.answer, mode),
+          answerMode: mode,
+        })),
+      );
+    } catch (error) {
+      log(`[audit] could not record ${call.request.method} ${call.targetPath}: ${message(error)}`);
+      return jsonResponse(503, {
+        detail:
+          'Not sent: the portal could not write its audit trail, so the action was not passed on. Your answer is still in the form; try again in a moment, or tell whoever runs the portal.',
+      });
+    }
+
+    let response: Response;
+    try {
+      response = await send(request);
+    } catch (error) {
+      await recordOutcome(requestId, 0, message(error));
+      throw error;
+    }
+    await recordOutcome(requestId, response.status, await refusalDetail(response));
+    if (response.status < 400 && options.onAccepted) {
+      await options.onAccepted(
+        call.source.id,
+        actions.map((action) => action.questionId),
+      );
+    }
+    const headers = new Headers(response.headers);
+    headers.set('x-audit-request-id', requestId);
+    return new Response(response.body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers,
+    });
+  };
+
+  async function recordOutcome(requestId: string, status: number, detail: string | null) {
+    // The attempt is already in the trail: a lost outcome leaves it "outcome unknown", never lost.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        await trail.insertOutcome({ requestId, status, detail });
+        return;
+      } catch (error) {
+        if (attempt === 1)
+          log(`[audit] could not record the outcome of ${requestId}: ${message(error)}`);
+      }
+    }
+  }
+
+  const app = new Hono();
+  const signedIn = (request: Request): Reviewer | Response =>
+    readReviewer(request.headers, identity) ?? missingIdentity(identity);
+
+  app.get('/portal-api/me', (c) => {
+    const reviewer = signedIn(c.req.raw);
+    if (reviewer instanceof Response) return reviewer;
+    return jsonResponse(200, { reviewer, identity: identity.header ? 'sso' : 'browser' });
+  });
+
+  app.get('/portal-api/activity', async (c) => {
+    const reviewer = signedIn(c.req.raw);
+    if (reviewer instanceof Response) return reviewer;
+    const parsed = parseQuery(new URL(c.req.url).searchParams);
+    if ('error' in parsed) return jsonResponse(400, { detail: parsed.error });
+    try {
+      const page = await trail.listEntries(parsed.filter, parsed.page);
+      return jsonResponse(200, page);
+    } catch (error) {
+      log(`[audit] could not read the trail: ${message(error)}`);
+      return jsonResponse(503, {
+        detail: 'The audit trail could not be read: its database is unavailable.',
+      });
+    }
+  });
+
+  app.get('/portal-api/activity.csv', async (c) => {
+    const reviewer = signedIn(c.req.raw);
+    if (reviewer instanceof Response) return reviewer;
+    const parsed = parseQuery(new URL(c.req.url).searchParams);
+    if ('error' in parsed) return jsonResponse(400, { detail: parsed.error });
+    const lines = [CSV_COLUMNS.join(',')];
+    let cursor: number | null = null;
+    try {
+      do {
+        const page: AuditPage = await trail.listEntries(parsed.filter, { cursor, limit: 1000 });
+        for (const entry of page.entries) lines.push(csvRow(entry));
+        cursor = page.nextCursor;
+      } while (cursor !== null && lines.length <= CSV_MAX_ROWS);
+    } catch (error) {
+      log(`[audit] could not read the trail: ${message(error)}`);
+      return jsonResponse(503, {
+        detail: 'The audit trail could not be read: its database is unavailable.',
+      });
+    }
+    return new Response(`${lines.join('\r\n')}\r\n`, {
+      headers: {
+        'content-type': 'text/csv; charset=utf-8',
+        'content-disposition': 'attachment; filename="activity.csv"',
+        'cache-control': 'no-store',
+      },
+    });
+  });
+
+  app.all('*', () => jsonResponse(404, { detail: 'Not Found' }));
+
+  return {
+    around,
+    api: async (request, innerPath) => {
+      const url = new URL(request.url);
+      url.pathname = innerPath;
+      return app.fetch(new Request(url, { method: request.method, headers: request.headers }));
+    },
+  };
+}
+
+export const CSV_COLUMNS = [
+  'time',
+  'reviewer',
+  'reviewer_name',
+  'source',
+  'source_kind',
+  'question_id',
+  'action',
+  'status',
+  'request_id',
+  'answer',
+  'answer_kept_as',
+] as const;
+
+/** A CSV field: quoted when needed, and a leading = + - @ defused so a spreadsheet shows it as text. */
+export function csvField(value: string | number | null): string {
+  if (value === null) return '';
+  let text = String(value);
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export function csvRow(entry: AuditEntry): string {
+  return [
+    entry.at,
+    entry.reviewer,
+    entry.reviewerName,
+    entry.sourceId,
+    entry.sourceKind,
+    entry.questionId,
+    entry.action,
+    entry.status,
+    entry.requestId,
+    entry.answer,
+    entry.answerMode,
+  ]
+    .map(csvField)
+    .join(',');
+}
+
+type Parsed =
+  | { filter: AuditFilter; page: { cursor: number | null; limit: number } }
+  | { error: string };
+
+/** The read API's query: `question` (repeatable), `source`, `reviewer`, `action`, `from`, `to`, `q`, `cursor`, `limit`. */
+export function parseQuery(params: URLSearchParams): Parsed {
+  const filter: AuditFilter = {};
+  const text = (name: string) => params.get(name)?.trim().slice(0, 500) || undefined;
+  const questions = params
+    .getAll('question')
+    .map((q) => q.trim())
+    .filter(Boolean);
+  if (questions.length > 100) return { error: 'At most 100 question ids at once.' };
+  if (questions.length) filter.questionIds = questions;
+  filter.sourceId = text('source');
+  filter.reviewer = text('reviewer');
+  filter.search = text('q');
+  const action = text('action');
+  if (action && !(auditActions as readonly string[]).includes(action)) {
+    return { error: `Unknown action "${action}": one of ${auditActions.join(', ')}.` };
+  }
+  filter.action = action;
+  for (const name of ['from', 'to'] as const) {
+    const value = text(name);
+    if (value === undefined) continue;
+    const time = Date.parse(value);
+    if (Number.isNaN(time)) return { error: `${name} must be a date or time (ISO 8601).` };
+    filter[name] = new Date(time).toISOString();
+  }
+  const limitText = text('limit');
+  const limit = limitText === undefined ? PAGE_LIMIT_DEFAULT : Number(limitText);
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > PAGE_LIMIT_MAX) {
+    return { error: `limit must be a whole number from 1 to ${PAGE_LIMIT_MAX}.` };
+  }
+  const cursorText = text('cursor');
+  const cursor = cursorText === undefined ? null : Number(cursorText);
+  if (cursor !== null && (!Number.isSafeInteger(cursor) || cursor < 1)) {
+    return { error: 'cursor is not one this server gave.' };
+  }
+  return { filter, page: { cursor, limit } };
+}
+
+// ---- A trail kept in memory (the static demo keeps it in IndexedDB between its workers). ----
+
+/**
+ * Whether `entry` passes `filter`, as server/db/queries.ts asks PostgreSQL: the search is
+ * case-insensitive over the reviewer, question id, answer and reviewer's name (each on its own,
+ * never across two), `from` inclusive and `to` exclusive.
+ */
+export function entryMatches(entry: AuditEntry, filter: AuditFilter): boolean {
+  if (filter.sourceId && entry.sourceId !== filter.sourceId) return false;
+  if (filter.questionIds?.length && !filter.questionIds.includes(entry.questionId)) return false;
+  if (filter.reviewer && entry.reviewer !== filter.reviewer) return false;
+  if (filter.action && entry.action !== filter.action) return false;
+  const at = Date.parse(entry.at);
+  if (filter.from && at < Date.parse(filter.from)) return false;
+  if (filter.to && at >= Date.parse(filter.to)) return false;
+  if (filter.search) {
+    const searched = [
+      entry.reviewer,
+      entry.questionId,
+      entry.answer ?? '',
+      entry.reviewerName ?? '',
+    ]
+      .join('\u0001')
+      .toLowerCase();
+    if (!searched.includes(filter.search.toLowerCase())) return false;
+  }
+  return true;
+}
+
+type StoredEntry = Omit<AuditEntry, 'status' | 'detail'>;
+
+/** What memoryTrail keeps, as plain data (IndexedDB stores it as is). */
+export interface TrailSnapshot {
+  entries: StoredEntry[];
+  outcomes: AuditOutcome[];
+  nextId: number;
+}
+
+export interface MemoryTrail extends TrailStore {
+  snapshot(): TrailSnapshot;
+  /** False when `saved` is not a snapshot (then the trail stays as it is). */
+  restore(saved: unknown): boolean;
+  clear(): void;
+}
+
+/**
+ * A trail in memory, newest `maxEntries` kept (the oldest go first, as retention prunes them on
+ * the server). `onChange` runs after every write, for whoever persists it.
+ */
+export function memoryTrail(
+  options: { maxEntries?: number; onChange?: () => void; now?: () => number } = {},
+): MemoryTrail {
+  const maxEntries = options.maxEntries ?? 5000;
+  const now = options.now ?? Date.now;
+  let entries: StoredEntry[] = [];
+  let outcomes = new Map<string, AuditOutcome>();
+  let nextId = 1;
+  const changed = () => options.onChange?.();
+
+  return {
+    async insertAttempts(attempts) {
+      for (const attempt of attempts) {
+        entries.push({
+          id: nextId++,
+          at: (attempt.at ?? new Date(now())).toISOString(),
+          requestId: attempt.requestId,
+          reviewer: attempt.reviewer,
+          reviewerName: attempt.reviewerName,
+          sourceId: attempt.sourceId,
+          sourceKind: attempt.sourceKind,
+          questionId: attempt.questionId,
+          action: attempt.action,
+          answer: attempt.answer,
+          answerMode: attempt.answerMode,
+        });
+      }
+      if (entries.length > maxEntries) {
+        const gone = entries.splice(0, entries.length - maxEntries);
+        const kept = new Set(entries.map((entry) => entry.requestId));
+        for (const entry of gone) if (!kept.has(entry.requestId)) outcomes.delete(entry.requestId);
+      }
+      changed();
+    },
+    async insertOutcome(outcome) {
+      if (outcomes.has(outcome.requestId)) return;
+      outcomes.set(outcome.requestId, { ...outcome });
+      changed();
+    },
+    async listEntries(filter, page) {
+      const found: AuditEntry[] = [];
+      let more = false;
+      for (let index = entries.length - 1; index >= 0; index--) {
+        const stored = entries[index] as StoredEntry;
+        if (page.cursor !== null && stored.id >= page.cursor) continue;
+        const outcome = outcomes.get(stored.requestId);
+        const entry: AuditEntry = {
+          ...stored,
+          status: outcome?.status ?? null,
+          detail: outcome?.detail ?? null,
+        };
+        if (!entryMatches(entry, filter)) continue;
+        if (found.length === page.limit) {
+          more = true;
+          break;
+        }
+        found.push(entry);
+      }
+      const last = found.at(-1);
+      return { entries: found, nextCursor: more && last ? last.id : null };
+    },
+    snapshot: () => ({ entries: [...entries], outcomes: [...outcomes.values()], nextId }),
+    restore(saved) {
+      const value = saved as Partial<TrailSnapshot> | null;
+      if (
+        !value ||
+        typeof value !== 'object' ||
+        !Array.isArray(value.entries) ||
+        !Array.isArray(value.outcomes) ||
+        typeof value.nextId !== 'number'
+      ) {
+        return false;
+      }
+      entries = value.entries.filter(
+        (entry) =>
+          typeof entry === 'object' &&
+          entry !== null &&
+          typeof entry.id === 'number' &&
+          typeof entry.requestId === 'string',
+      );
+      outcomes = new Map(value.outcomes.map((outcome) => [outcome.requestId, outcome]));
+      nextId = Math.max(value.nextId, (entries.at(-1)?.id ?? 0) + 1);
+      return true;
+    },
+    clear() {
+      entries = [];
+      outcomes = new Map();
+      changed();
+    },
+  };
+}

@@ -1,0 +1,614 @@
+// Who is on it: presence (who has a question open, who is typing) and claims (who holds one).
+// Presence lives in memory with a time-to-live and, with a bus (PostgreSQL LISTEN/NOTIFY), travels
+// between replicas; claims live in a ClaimStore. Browsers get both over one Server-Sent Events
+// stream (`portal-api/team/events`), as a whole snapshot each time something changes. No Node
+// built-ins: the portal server keeps claims in its database (server/team.ts), the static demo's
+// Service Worker in the browser (memoryClaims below; demo/portal.ts).
+import type { TrailStore } from './audit-core';
+import { readBodyWithin } from './body-limit';
+import { type IdentityConfig, missingIdentity, type Reviewer, readReviewer } from './identity';
+
+/** Who holds a question, until when. */
+export interface Claim {
+  sourceId: string;
+  questionId: string;
+  reviewer: string;
+  reviewerName: string | null;
+  claimedAt: string;
+  expiresAt: string;
+}
+
+export type ClaimResult =
+  | { ok: true; claim: Claim }
+  | { ok: false; reason: 'held'; holder: Claim }
+  | { ok: false; reason: 'limit'; held: number };
+
+/** Where claims are kept: the portal's database (server/team.ts) or memory (memoryClaims). */
+export interface ClaimStore {
+  /**
+   * Claims a question for `reviewer` for `minutes` (renews their own claim). Refused while someone
+   * else's unexpired claim holds it, or when the reviewer already holds `maxClaims` others.
+   */
+  take(
+    claim: { sourceId: string; questionId: string; reviewer: string; reviewerName: string | null },
+    minutes: number,
+    maxClaims: number,
+  ): Promise<ClaimResult>;
+  /** Removes claims on these questions: `reviewer`'s only, or anyone's (null: the question was answered). */
+  drop(sourceId: string, questionIds: string[], reviewer: string | null): Promise<Claim[]>;
+  /** Every unexpired claim, oldest first. */
+  list(): Promise<Claim[]>;
+  /** Removes expired claims; returns them. */
+  prune(): Promise<Claim[]>;
+}
+
+export interface TeamConfig {
+  /** CLAIM_MINUTES: how long a claim holds (default 15; a fraction for tests). */
+  claimMinutes: number;
+  /** MAX_CLAIMS: claims one reviewer may hold at once (default 50). */
+  maxClaims: number;
+  /** PRESENCE_TTL_SECONDS: a viewer without a heartbeat for this long is gone (default 25). */
+  presenceTtlSeconds: number;
+}
+
+export const DEFAULT_TEAM_CONFIG: TeamConfig = {
+  claimMinutes: 15,
+  maxClaims: 50,
+  presenceTtlSeconds: 25,
+};
+
+/** A channel between replicas (PostgreSQL LISTEN/NOTIFY); absent with the embedded database. */
+export interface TeamBus {
+  publish(message: string): Promise<void>;
+  subscribe(onMessage: (message: string) => void): Promise<() => Promise<void>>;
+}
+
+export interface TeamCoreOptions {
+  claims: ClaimStore;
+  /** Where claims and releases are recorded (the audit trail). */
+  trail: Pick<TrailStore, 'insertAttempts' | 'insertOutcome'>;
+  identity: IdentityConfig;
+  config?: Partial<TeamConfig>;
+  bus?: TeamBus | null;
+  log?: (line: string) => void;
+  /** Tests: the clock presence is kept by. */
+  now?: () => number;
+}
+
+/** One reviewer on one question, as every browser sees it. */
+export interface Viewer {
+  sourceId: string;
+  questionId: string;
+  reviewer: string;
+  reviewerName: string | null;
+  typing: boolean;
+}
+
+export interface TeamSnapshot {
+  viewers: Viewer[];
+  claims: Claim[];
+  /** The server's clock, so a browser with a skewed one still counts claims down right. */
+  serverTime: string;
+}
+
+interface Seen {
+  reviewer: string;
+  reviewerName: string | null;
+  sourceId: string;
+  questionId: string;
+  typingUntil: number;
+  expiresAt: number;
+  /** The replica that heard it (this one, or another through the bus). */
+  replica: string;
+}
+
+/** The PostgreSQL NOTIFY channel replicas share presence and claim changes on. */
+export const TEAM_CHANNEL = 'qi_team';
+const TYPING_MS = 5000;
+const BODY_MAX = 2048;
+const ID_MAX = 300;
+const STREAMS_PER_REVIEWER = 20;
+const HEARTBEAT_MS = 15_000;
+/** Requests per reviewer per minute, per kind. */
+const RATE = { presence: 120, claims: 120 };
+
+/** Node's timers keep the process up unless unref'd; a browser's have no unref. */
+function unref(timer: ReturnType<typeof setInterval>): void {
+  (timer as { unref?: () => void }).unref?.();
+}
+
+function json(status: number, value: unknown): Response {
+  return new Response(JSON.stringify(value), {
+    status,
+    headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+  });
+}
+
+function text(value: unknown, max = ID_MAX): string | null {
+  return typeof value === 'string' && value.trim() && value.length <= max ? value.trim() : null;
+}
+
+export interface Team {
+  /**
+   * `/portal-api/team/…`, or null when the path is not the team's. `as`: the reviewer to act as,
+   * instead of the one the request names (the demo's simulated colleague).
+   */
+  api(request: Request, innerPath: string, as?: Reviewer): Promise<Response | null>;
+  /** A question was answered through the portal: its claims go. */
+  answered(sourceId: string, questionIds: string[]): Promise<void>;
+  /** Claims changed outside the team's routes (the demo's reset): every stream hears of it. */
+  claimsChanged(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
+  const { claims: store, trail, identity } = options;
+  const config = { ...DEFAULT_TEAM_CONFIG, ...options.config };
+  const now = options.now ?? Date.now;
+  const log = options.log ?? ((line: string) => console.error(line));
+  const replica = globalThis.crypto.randomUUID();
+  /** `<tab>` → what that tab has open (tabs of one reviewer are counted once when shown). */
+  const seen = new Map<string, Seen>();
+  const streams = new Set<{
+    reviewer: string;
+    send: (data: string) => void;
+    end: () => void;
+  }>();
+  const counters = new Map<string, { windowStart: number; count: number }>();
+  let claims: Claim[] = await store.list().catch(() => []);
+
+  const limited = (kind: keyof typeof RATE, reviewer: string): boolean => {
+    const key = `${kind}\n${reviewer}`;
+    const at = now();
+    const counter = counters.get(key);
+    if (!counter || at - counter.windowStart >= 60_000) {
+      counters.set(key, { windowStart: at, count: 1 });
+      return false;
+    }
+    counter.count += 1;
+    return counter.count > RATE[kind];
+  };
+
+  const snapshot = (): TeamSnapshot => {
+    const at = now();
+    const byKey = new Map<string, Viewer>();
+    for (const entry of seen.values()) {
+      if (entry.expiresAt <= at) continue;
+      const key = `${entry.sourceId}\n${entry.questionId}\n${entry.reviewer}`;
+      const typing = entry.typingUntil > at;
+      const known = byKey.get(key);
+      if (known) known.typing ||= typing;
+      else
+        byKey.set(key, {
+          sourceId: entry.sourceId,
+          questionId: entry.questionId,
+          reviewer: entry.reviewer,
+          reviewerName: entry.reviewerName,
+          typing,
+        });
+    }
+    return {
+      viewers: [...byKey.values()],
+      claims: claims.filter((claim) => Date.parse(claim.expiresAt) > at),
+      serverTime: new Date(at).toISOString(),
+    };
+  };
+
+  let lastSent = '';
+  let pending: ReturnType<typeof setTimeout> | null = null;
+  const broadcast = () => {
+    if (pending) return;
+    // Changes within 100 ms go out as one message.
+    pending = setTimeout(() => {
+      pending = null;
+      const { serverTime: _, ...state } = snapshot();
+      const key = JSON.stringify(state);
+      if (key === lastSent) return;
+      lastSent = key;
+      const data = JSON.stringify(snapshot());
+      for (const stream of streams) stream.send(data);
+    }, 100);
+  };
+
+  const reloadClaims = async () => {
+    try {
+      claims = await store.list();
+      broadcast();
+    } catch (error) {
+      log(`[team] could not read claims: ${error instanceof Error ? error.message : error}`);
+    }
+  };
+
+  // Expired presence and claims leave on their own: swept every second.
+  const sweep = setInterval(() => {
+    const at = now();
+    for (const [tab, entry] of seen) if (entry.expiresAt <= at) seen.delete(tab);
+    broadcast();
+  }, 1000);
+  unref(sweep);
+  const prune = setInterval(() => {
+    void store.prune().catch(() => {});
+  }, 60_000);
+  unref(prune);
+
+  const bus = options.bus ?? null;
+  const publish = (message: object) => {
+    if (!bus) return;
+    bus.publish(JSON.stringify({ ...message, replica })).catch((error: unknown) => {
+      log(
+        `[team] could not tell other replicas: ${error instanceof Error ? error.message : error}`,
+      );
+    });
+  };
+  const unsubscribe = bus
+    ? await bus.subscribe((message) => {
+        let parsed: { replica?: string; kind?: string; tab?: string; entry?: Seen | null };
+        try {
+          parsed = JSON.parse(message);
+        } catch {
+          return;
+        }
+        if (parsed.replica === replica) return;
+        if (parsed.kind === 'claims') void reloadClaims();
+        if (parsed.kind === 'presence' && typeof parsed.tab === 'string') {
+          const tab = `${parsed.replica}:${parsed.tab}`;
+          if (parsed.entry) {
+            // The other replica's clock may differ: its entry lives for the TTL from now here.
+            seen.set(tab, {
+              ...parsed.entry,
+              typingUntil: parsed.entry.typingUntil > 0 ? now() + TYPING_MS : 0,
+              expiresAt: now() + config.presenceTtlSeconds * 1000,
+            });
+          } else seen.delete(tab);
+          broadcast();
+        }
+      })
+    : null;
+
+  const audit = async (reviewer: Reviewer, changed: Claim[], action: 'claim' | 'release') => {
+    if (changed.length === 0) return;
+    const requestId = globalThis.crypto.randomUUID();
+    try {
+      await trail.insertAttempts(
+        changed.map((claim) => ({
+          requestId,
+          reviewer: reviewer.id,
+          reviewerName: reviewer.name,
+          sourceId: claim.sourceId,
+          sourceKind: claim.sourceId,
+          questionId: claim.questionId,
+          action,
+          answer: null,
+          answerMode: 'none' as const,
+        })),
+      );
+      await trail.insertOutcome({ requestId, status: 200, detail: null });
+    } catch (error) {
+      log(`[team] could not record a ${action}: ${error instanceof Error ? error.message : error}`);
+    }
+  };
+
+  const claimsChanged = async () => {
+    await reloadClaims();
+    publish({ kind: 'claims' });
+  };
+
+  const readJson = async (request: Request): Promise<Record<string, unknown> | Response> => {
+    const read = await readBodyWithin(request, BODY_MAX);
+    if (!read.ok) return read.response;
+    try {
+      const value: unknown = JSON.parse(new TextDecoder().decode(read.body ?? new Uint8Array()));
+      if (typeof value === 'object' && value !== null && !Array.isArray(value))
+        return value as Record<string, unknown>;
+    } catch {}
+    return json(400, { detail: 'The body must be a JSON object.' });
+  };
+
+  const questionsOf = (body: Record<string, unknown>) => {
+    const list = Array.isArray(body.questions) ? body.questions : [];
+    if (list.length === 0 || list.length > 100) return null;
+    const out: { sourceId: string; questionId: string }[] = [];
+    for (const item of list) {
+      const record =
+        typeof item === 'object' && item !== null ? (item as Record<string, unknown>) : {};
+      const sourceId = text(record.source, 64);
+      const questionId = text(record.id);
+      if (!sourceId || !questionId) return null;
+      out.push({ sourceId, questionId });
+    }
+    return out;
+  };
+
+  const events = (request: Request, reviewer: Reviewer): Response => {
+    if ([...streams].filter((s) => s.reviewer === reviewer.id).length >= STREAMS_PER_REVIEWER) {
+      return json(429, { detail: 'Too many open event streams for this reviewer.' });
+    }
+    const encoder = new TextEncoder();
+    let entry: { reviewer: string; send: (data: string) => void; end: () => void } | null = null;
+    let heartbeat: ReturnType<typeof setInterval> | null = null;
+    const stop = () => {
+      if (entry) streams.delete(entry);
+      if (heartbeat) clearInterval(heartbeat);
+      entry = null;
+    };
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        const write = (chunk: string) => {
+          try {
+            controller.enqueue(encoder.encode(chunk));
+          } catch {
+            stop();
+          }
+        };
+        const end = () => {
+          stop();
+          try {
+            controller.close();
+          } catch {}
+        };
+        entry = {
+          reviewer: reviewer.id,
+          send: (data) => write(`event: team\ndata: ${data}\n\n`),
+          end,
+        };
+        streams.add(entry);
+        write(`retry: 3000\nevent: team\ndata: ${JSON.stringify(snapshot())}\n\n`);
+        heartbeat = setInterval(() => write(': keep-alive\n\n'), HEARTBEAT_MS);
+        request.signal.addEventListener('abort', end);
+      },
+      cancel: stop,
+    });
+    return new Response(body, {
+      headers: {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        'x-accel-buffering': 'no',
+      },
+    });
+  };
+
+  const api = async (
+    request: Request,
+    innerPath: string,
+    as?: Reviewer,
+  ): Promise<Response | null> => {
+    if (!innerPath.startsWith('/portal-api/team/')) return null;
+    const route = innerPath.slice('/portal-api/team/'.length);
+    const method = request.method.toUpperCase();
+    const reviewer = as ?? readReviewer(request.headers, identity);
+    if (!reviewer) return missingIdentity(identity);
+
+    if (route === 'events' && method === 'GET') return events(request, reviewer);
+    if (route === 'state' && method === 'GET') return json(200, snapshot());
+
+    if (route === 'presence' && method === 'POST') {
+      if (limited('presence', reviewer.id)) {
+        return json(429, { detail: 'Too many presence messages: at most one every 10 seconds.' });
+      }
+      const body = await readJson(request);
+      if (body instanceof Response) return body;
+      const tab = text(body.tab, 64);
+      if (!tab) return json(400, { detail: 'tab: a short id of the browser tab.' });
+      const key = `${replica}:${reviewer.id}:${tab}`;
+      if (body.question === null) {
+        // `left`: the question this tab closed; a later heartbeat for another one stays.
+        const left =
+          typeof body.left === 'object' && body.left !== null
+            ? (body.left as Record<string, unknown>)
+            : null;
+        const current = seen.get(key);
+        if (
+          left &&
+          current &&
+          (current.sourceId !== text(left.source, 64) || current.questionId !== text(left.id))
+        ) {
+          return json(200, { ok: true });
+        }
+        seen.delete(key);
+        publish({ kind: 'presence', tab: `${reviewer.id}:${tab}`, entry: null });
+        broadcast();
+        return json(200, { ok: true });
+      }
+      const question =
+        typeof body.question === 'object' && body.question !== null
+          ? (body.question as Record<string, unknown>)
+          : {};
+      const sourceId = text(question.source, 64);
+      const questionId = text(question.id);
+      if (!sourceId || !questionId) {
+        return json(400, { detail: 'question: {source, id} of the open question, or null.' });
+      }
+      const at = now();
+      const entry: Seen = {
+        reviewer: reviewer.id,
+        reviewerName: reviewer.name,
+        sourceId,
+        questionId,
+        typingUntil: body.typing === true ? at + TYPING_MS : 0,
+        expiresAt: at + config.presenceTtlSeconds * 1000,
+        replica,
+      };
+      seen.set(key, entry);
+      publish({ kind: 'presence', tab: `${reviewer.id}:${tab}`, entry });
+      broadcast();
+      return json(200, { ok: true, ttlSeconds: config.presenceTtlSeconds });
+    }
+
+    if ((route === 'claim' || route === 'release') && method === 'POST') {
+      if (limited('claims', reviewer.id)) {
+        return json(429, { detail: 'Too many claims at once: wait a minute.' });
+      }
+      const body = await readJson(request);
+      if (body instanceof Response) return body;
+      const questions = questionsOf(body);
+      if (!questions) {
+        return json(400, { detail: 'questions: 1 to 100 of {source, id}.' });
+      }
+      try {
+        if (route === 'release') {
+          const released: Claim[] = [];
+          for (const { sourceId, questionId } of questions) {
+            released.push(...(await store.drop(sourceId, [questionId], reviewer.id)));
+          }
+          await audit(reviewer, released, 'release');
+          await claimsChanged();
+          return json(200, { released });
+        }
+        const claimed: Claim[] = [];
+        const refused: { sourceId: string; questionId: string; detail: string; holder?: Claim }[] =
+          [];
+        for (const { sourceId, questionId } of questions) {
+          const result = await store.take(
+            { sourceId, questionId, reviewer: reviewer.id, reviewerName: reviewer.name },
+            config.claimMinutes,
+            config.maxClaims,
+          );
+          if (result.ok) claimed.push(result.claim);
+          else if (result.reason === 'held')
+            refused.push({
+              sourceId,
+              questionId,
+              holder: result.holder,
+              detail: `${result.holder.reviewer} has claimed this question.`,
+            });
+          else
+            refused.push({
+              sourceId,
+              questionId,
+              detail: `You already hold ${config.maxClaims} claims, the most one reviewer may: release some first.`,
+            });
+        }
+        await audit(reviewer, claimed, 'claim');
+        await claimsChanged();
+        return json(claimed.length === 0 && refused.length > 0 ? 409 : 200, {
+          claimed,
+          refused,
+        });
+      } catch (error) {
+        log(`[team] could not ${route}: ${error instanceof Error ? error.message : error}`);
+        return json(503, { detail: 'Claims are unavailable: the database could not be reached.' });
+      }
+    }
+    return json(404, { detail: 'Not Found' });
+  };
+
+  return {
+    api,
+    async answered(sourceId, questionIds) {
+      try {
+        const dropped = await store.drop(sourceId, questionIds, null);
+        if (dropped.length > 0) await claimsChanged();
+      } catch (error) {
+        log(
+          `[team] could not release answered claims: ${error instanceof Error ? error.message : error}`,
+        );
+      }
+    },
+    claimsChanged,
+    async close() {
+      clearInterval(sweep);
+      clearInterval(prune);
+      if (pending) clearTimeout(pending);
+      // Open streams would hold a graceful shutdown until its deadline: they end now (browsers
+      // reconnect to another replica, or to this one when it is back).
+      for (const stream of [...streams]) stream.end();
+      await unsubscribe?.();
+    },
+  };
+}
+
+// ---- Claims kept in memory (the static demo keeps them in IndexedDB between its workers). ----
+
+export interface MemoryClaims extends ClaimStore {
+  snapshot(): Claim[];
+  /** False when `saved` is not a list of claims (then the claims stay as they are). */
+  restore(saved: unknown): boolean;
+  clear(): void;
+}
+
+/**
+ * Claims in memory, with the rules server/db/queries.ts asks PostgreSQL for: one holder per
+ * question while unexpired, a renewal by the holder, at most `maxClaims` others per reviewer.
+ * `onChange` runs after every change, for whoever persists them.
+ */
+export function memoryClaims(
+  options: { now?: () => number; onChange?: () => void } = {},
+): MemoryClaims {
+  const now = options.now ?? Date.now;
+  let held: Claim[] = [];
+  const live = (claim: Claim, at: number) => Date.parse(claim.expiresAt) > at;
+  const same = (claim: Claim, sourceId: string, questionId: string) =>
+    claim.sourceId === sourceId && claim.questionId === questionId;
+  const changed = () => options.onChange?.();
+
+  return {
+    async take(claim, minutes, maxClaims) {
+      const at = now();
+      const others = held.filter(
+        (c) =>
+          c.reviewer === claim.reviewer &&
+          live(c, at) &&
+          !same(c, claim.sourceId, claim.questionId),
+      ).length;
+      if (others >= maxClaims) return { ok: false, reason: 'limit', held: others };
+      const holder = held.find((c) => same(c, claim.sourceId, claim.questionId));
+      if (holder && live(holder, at) && holder.reviewer !== claim.reviewer) {
+        return { ok: false, reason: 'held', holder: { ...holder } };
+      }
+      const taken: Claim = {
+        ...claim,
+        claimedAt: new Date(at).toISOString(),
+        expiresAt: new Date(at + minutes * 60_000).toISOString(),
+      };
+      held = [...held.filter((c) => c !== holder), taken];
+      changed();
+      return { ok: true, claim: { ...taken } };
+    },
+    async drop(sourceId, questionIds, reviewer) {
+      const gone = held.filter(
+        (c) =>
+          c.sourceId === sourceId &&
+          questionIds.includes(c.questionId) &&
+          (reviewer === null || c.reviewer === reviewer),
+      );
+      if (gone.length === 0) return [];
+      held = held.filter((c) => !gone.includes(c));
+      changed();
+      return gone.map((c) => ({ ...c }));
+    },
+    async list() {
+      const at = now();
+      return held
+        .filter((c) => live(c, at))
+        .sort((a, b) => Date.parse(a.claimedAt) - Date.parse(b.claimedAt))
+        .map((c) => ({ ...c }));
+    },
+    async prune() {
+      const at = now();
+      const gone = held.filter((c) => !live(c, at));
+      if (gone.length === 0) return [];
+      held = held.filter((c) => live(c, at));
+      changed();
+      return gone;
+    },
+    snapshot: () => held.map((c) => ({ ...c })),
+    restore(saved) {
+      if (!Array.isArray(saved)) return false;
+      held = saved.filter(
+        (c): c is Claim =>
+          typeof c === 'object' &&
+          c !== null &&
+          typeof c.sourceId === 'string' &&
+          typeof c.questionId === 'string' &&
+          typeof c.reviewer === 'string' &&
+          typeof c.expiresAt === 'string' &&
+          typeof c.claimedAt === 'string',
+      );
+      return true;
+    },
+    clear() {
+      held = [];
+      changed();
+    },
+  };
+}
