@@ -46,24 +46,51 @@ export const pendingToolCallListSchema = z.looseObject({
   pending_tool_calls: z.nullish(z.array(z.unknown())),
 });
 
-export function toQuestion(call: PendingToolCall, source = REFLEXIO_ORIGIN): Question {
+/**
+ * One string for each value repeated across a list's records (the same scope hash, user or tool
+ * on hundreds of questions): JSON.parse makes a string per occurrence, kept for as long as the
+ * list is.
+ */
+export type Intern = (value: string) => string;
+
+function createIntern(): Intern {
+  const known = new Map<string, string>();
+  return (value) => {
+    const same = known.get(value);
+    if (same !== undefined) return same;
+    known.set(value, value);
+    return value;
+  };
+}
+
+const asIs: Intern = (value) => value;
+
+export function toQuestion(
+  call: PendingToolCall,
+  source = REFLEXIO_ORIGIN,
+  intern: Intern = asIs,
+): Question {
   // Agent-written JSON of any depth stays readable and never overflows a recursive walk.
   const args = capDepth(call.args ?? null);
   const argQuestion = typeof args?.question === 'string' ? args.question : '';
+  // The text is usually the call's own `question` argument too: one string for both.
+  const text = call.question_text ?? argQuestion;
+  const nullable = (value: string | null | undefined) =>
+    value === null || value === undefined ? null : intern(value);
   return {
     id: call.id,
     source,
     // A record without a status is shown as pending only if nothing says otherwise.
     status: call.status ?? (call.resolved_at != null ? 'resolved' : 'pending'),
-    toolName: call.tool_name ?? ASK_HUMAN,
-    questionText: call.question_text ?? argQuestion,
-    userId: call.user_id ?? null,
+    toolName: call.tool_name == null ? ASK_HUMAN : intern(call.tool_name),
+    questionText: intern(text === argQuestion ? argQuestion : text),
+    userId: nullable(call.user_id),
     tags: call.tags ?? [],
-    answerFormat: call.answer_format ?? null,
+    answerFormat: nullable(call.answer_format),
     args,
     scope: capDepth(call.scope ?? null),
-    scopeHash: call.scope_hash ?? null,
-    dedupKey: call.dedup_key ?? null,
+    scopeHash: nullable(call.scope_hash),
+    dedupKey: nullable(call.dedup_key),
     asker: null,
     result: capDepth(call.result ?? null),
     notApplicable: call.result?.not_applicable === true,
@@ -82,10 +109,11 @@ export function parseQuestionList(
 ): QuestionList {
   const questions: Question[] = [];
   const unreadable: UnreadableRecord[] = [];
+  const intern = createIntern();
   items.forEach((item, index) => {
     const parsed = pendingToolCallSchema.safeParse(item);
     if (parsed.success) {
-      questions.push(toQuestion(parsed.data, source));
+      questions.push(toQuestion(parsed.data, source, intern));
       return;
     }
     const rawId = typeof item === 'object' && item !== null ? (item as { id?: unknown }).id : null;
