@@ -7,6 +7,7 @@ import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { minifyPublicScripts } from './scripts/minify-public.ts';
 import { precompress } from './scripts/precompress.ts';
+import { sharedInterop } from './scripts/shared-interop.ts';
 
 const src = fileURLToPath(new URL('./src', import.meta.url));
 const mock = fileURLToPath(new URL('./mock', import.meta.url));
@@ -164,6 +165,7 @@ export default defineConfig({
       },
     },
     compileHints(),
+    sharedInterop(),
     minifyPublicScripts(),
     precompress(),
   ],
