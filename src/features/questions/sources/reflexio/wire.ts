@@ -47,23 +47,41 @@ export const pendingToolCallListSchema = z.looseObject({
 });
 
 /**
- * One string for each value repeated across a list's records (the same scope hash, user or tool
- * on hundreds of questions): JSON.parse makes a string per occurrence, kept for as long as the
- * list is.
+ * One copy of each value repeated across a list's records (the same scope hash, user, tool, tags
+ * or scope on hundreds of questions): JSON.parse makes one per occurrence, kept for as long as the
+ * list is. Records are never changed in place, so they can share.
  */
-export type Intern = (value: string) => string;
+export interface Intern {
+  text(value: string): string;
+  /** A small JSON value (a scope, tags): the list's first one equal to it. */
+  json<T>(value: T): T;
+}
+
+/** Longer scopes are rare and not worth the text of a key. */
+const MAX_JSON_KEY = 1000;
 
 function createIntern(): Intern {
-  const known = new Map<string, string>();
-  return (value) => {
-    const same = known.get(value);
-    if (same !== undefined) return same;
-    known.set(value, value);
-    return value;
+  const texts = new Map<string, string>();
+  const values = new Map<string, unknown>();
+  return {
+    text(value) {
+      const same = texts.get(value);
+      if (same !== undefined) return same;
+      texts.set(value, value);
+      return value;
+    },
+    json(value) {
+      if (value === null || typeof value !== 'object') return value;
+      const key = JSON.stringify(value);
+      if (key.length > MAX_JSON_KEY) return value;
+      if (values.has(key)) return values.get(key) as typeof value;
+      values.set(key, value);
+      return value;
+    },
   };
 }
 
-const asIs: Intern = (value) => value;
+const asIs: Intern = { text: (value) => value, json: (value) => value };
 
 export function toQuestion(
   call: PendingToolCall,
@@ -76,19 +94,19 @@ export function toQuestion(
   // The text is usually the call's own `question` argument too: one string for both.
   const text = call.question_text ?? argQuestion;
   const nullable = (value: string | null | undefined) =>
-    value === null || value === undefined ? null : intern(value);
+    value === null || value === undefined ? null : intern.text(value);
   return {
     id: call.id,
     source,
     // A record without a status is shown as pending only if nothing says otherwise.
     status: call.status ?? (call.resolved_at != null ? 'resolved' : 'pending'),
-    toolName: call.tool_name == null ? ASK_HUMAN : intern(call.tool_name),
-    questionText: intern(text === argQuestion ? argQuestion : text),
+    toolName: call.tool_name == null ? ASK_HUMAN : intern.text(call.tool_name),
+    questionText: intern.text(text === argQuestion ? argQuestion : text),
     userId: nullable(call.user_id),
-    tags: call.tags ?? [],
+    tags: intern.json(call.tags ?? []),
     answerFormat: nullable(call.answer_format),
     args,
-    scope: capDepth(call.scope ?? null),
+    scope: intern.json(capDepth(call.scope ?? null)),
     scopeHash: nullable(call.scope_hash),
     dedupKey: nullable(call.dedup_key),
     asker: null,
