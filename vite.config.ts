@@ -7,11 +7,14 @@ import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { minifyPublicScripts } from './scripts/minify-public.ts';
 import { precompress } from './scripts/precompress.ts';
+import { sharedInterop } from './scripts/shared-interop.ts';
 
 const src = fileURLToPath(new URL('./src', import.meta.url));
 const mock = fileURLToPath(new URL('./mock', import.meta.url));
 
 const COMPILE_HINT = '//# allFunctionsCalledOnLoad\n';
+/** The chunk of the first download left without it (codeSplitting below). */
+const UNHINTED = 'question-policy';
 
 /**
  * Chrome's explicit compile hint (Chrome 136+; other browsers ignore the comment) on the chunks the
@@ -22,7 +25,10 @@ const COMPILE_HINT = '//# allFunctionsCalledOnLoad\n';
  * more compiled code in the heap (bench, 2026-12-02), which the drawer's warm-up now needs (see
  * WarmUp). Nor on the lazy parts (the drawer, dialogs, toasts, the other systems' adapters):
  * hinting them too kept 0.33 MB in the heap from start-up on, over the 5 MB budget (bench,
- * 2026-12-01); the drawer is warmed by running it once instead. The comment must be the file's first
+ * 2026-12-01); the drawer is warmed by running it once instead. Nor on the question-policy chunk
+ * (zod, the API client, the clocks, React Query's and Mantine's shared core): most of it is zod,
+ * of which the first screen calls a few functions, and compiling all of it kept ~0.06 MB in the
+ * heap (bench, 2026-12-03). The comment must be the file's first
  * line, so it is added after minification and after Vite's own additions, and the emitted source
  * map (the `.map` file) moves down a line with it.
  */
@@ -47,7 +53,7 @@ function compileHints(): Plugin {
         };
         for (const chunk of chunks.values()) if (chunk.isEntry) add(chunk.fileName);
         for (const file of chunks.values()) {
-          if (!initial.has(file.fileName) || file.isEntry) continue;
+          if (!initial.has(file.fileName) || file.isEntry || file.name === UNHINTED) continue;
           file.code = COMPILE_HINT + file.code;
           const map = bundle[`${file.fileName}.map`];
           if (map?.type === 'asset' && typeof map.source === 'string') {
@@ -164,6 +170,7 @@ export default defineConfig({
       },
     },
     compileHints(),
+    sharedInterop(),
     minifyPublicScripts(),
     precompress(),
   ],

@@ -32,7 +32,7 @@ export function activitySearch(
 export async function fetchMe(signal?: AbortSignal): Promise<Me | null> {
   try {
     const data = await client().request('me', { signal });
-    return parseResponse(meSchema, data, { method: 'GET', url: 'portal-api/me' });
+    return parseResponse(meSchema(), data, { method: 'GET', url: 'portal-api/me' });
   } catch (error) {
     // nginx or a static host answers 404 (or its index page): no trail here.
     if (
@@ -54,7 +54,7 @@ export async function fetchActivity(
 ): Promise<ActivityPage> {
   const url = `activity?${activitySearch(filter, page)}`;
   const data = await client().request(url, { signal });
-  return parseResponse(activityPageSchema, data, { method: 'GET', url });
+  return parseResponse(activityPageSchema(), data, { method: 'GET', url });
 }
 
 export function activityCsvHref(filter: ActivityFilter): string {

@@ -1,38 +1,45 @@
 import * as z from 'zod/mini';
+import { lazySchema } from '@/lib/lazy-schema';
 
 /** One entry of the portal server's audit trail (server/db/queries.ts AuditEntry). */
-export const activityEntrySchema = z.looseObject({
-  id: z.number(),
-  at: z.string(),
-  requestId: z.string(),
-  reviewer: z.string(),
-  reviewerName: z.nullable(z.string()),
-  sourceId: z.string(),
-  sourceKind: z.string(),
-  questionId: z.string(),
-  action: z.string(),
-  answer: z.nullable(z.string()),
-  answerMode: z.string(),
-  status: z.nullable(z.number()),
-  detail: z.nullable(z.string()),
-});
-export type ActivityEntry = z.infer<typeof activityEntrySchema>;
-
-export const activityPageSchema = z.looseObject({
-  entries: z.array(activityEntrySchema),
-  nextCursor: z.nullable(z.number()),
-});
-export type ActivityPage = z.infer<typeof activityPageSchema>;
-
-export const meSchema = z.looseObject({
-  reviewer: z.looseObject({
-    id: z.string(),
-    name: z.nullable(z.string()),
-    from: z.enum(['sso', 'browser']),
+export const activityEntrySchema = lazySchema(() =>
+  z.looseObject({
+    id: z.number(),
+    at: z.string(),
+    requestId: z.string(),
+    reviewer: z.string(),
+    reviewerName: z.nullable(z.string()),
+    sourceId: z.string(),
+    sourceKind: z.string(),
+    questionId: z.string(),
+    action: z.string(),
+    answer: z.nullable(z.string()),
+    answerMode: z.string(),
+    status: z.nullable(z.number()),
+    detail: z.nullable(z.string()),
   }),
-  identity: z.enum(['sso', 'browser']),
-});
-export type Me = z.infer<typeof meSchema>;
+);
+export type ActivityEntry = z.infer<ReturnType<typeof activityEntrySchema>>;
+
+export const activityPageSchema = lazySchema(() =>
+  z.looseObject({
+    entries: z.array(activityEntrySchema()),
+    nextCursor: z.nullable(z.number()),
+  }),
+);
+export type ActivityPage = z.infer<ReturnType<typeof activityPageSchema>>;
+
+export const meSchema = lazySchema(() =>
+  z.looseObject({
+    reviewer: z.looseObject({
+      id: z.string(),
+      name: z.nullable(z.string()),
+      from: z.enum(['sso', 'browser']),
+    }),
+    identity: z.enum(['sso', 'browser']),
+  }),
+);
+export type Me = z.infer<ReturnType<typeof meSchema>>;
 
 export const activityActions = [
   'answer',

@@ -30,7 +30,7 @@ export function isAbsent(error: unknown): boolean {
 export async function fetchMe(signal?: AbortSignal): Promise<string | null> {
   try {
     const data = await meClient().request('me', { signal });
-    return parseResponse(meSchema, data, { method: 'GET', url: 'portal-api/me' }).reviewer.id;
+    return parseResponse(meSchema(), data, { method: 'GET', url: 'portal-api/me' }).reviewer.id;
   } catch (error) {
     if (isAbsent(error)) return null;
     throw error;
@@ -39,7 +39,7 @@ export async function fetchMe(signal?: AbortSignal): Promise<string | null> {
 
 export async function fetchTeamState(signal?: AbortSignal): Promise<TeamState> {
   const data = await client().request('state', { signal });
-  return parseResponse(teamStateSchema, data, { method: 'GET', url: 'portal-api/team/state' });
+  return parseResponse(teamStateSchema(), data, { method: 'GET', url: 'portal-api/team/state' });
 }
 
 const ref = (q: TeamSubject) => ({ source: q.source.id, id: q.id });
@@ -55,7 +55,10 @@ export async function claimQuestions(questions: readonly TeamSubject[]): Promise
   const data: unknown = await response.json().catch(() => null);
   // 409: none could be claimed; the body says why, as on a 200.
   if (response.ok || response.status === 409) {
-    return parseResponse(claimAnswerSchema, data, { method: 'POST', url: 'portal-api/team/claim' });
+    return parseResponse(claimAnswerSchema(), data, {
+      method: 'POST',
+      url: 'portal-api/team/claim',
+    });
   }
   const detail = typeof data === 'object' && data && 'detail' in data ? String(data.detail) : null;
   throw new ApiError({

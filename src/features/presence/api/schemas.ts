@@ -1,43 +1,54 @@
 import * as z from 'zod/mini';
+import { lazySchema } from '@/lib/lazy-schema';
 
 /** One reviewer with a question open (server/team.ts Viewer). */
-export const viewerSchema = z.looseObject({
-  sourceId: z.string(),
-  questionId: z.string(),
-  reviewer: z.string(),
-  reviewerName: z.nullable(z.string()),
-  typing: z.boolean(),
-});
-export type Viewer = z.infer<typeof viewerSchema>;
+export const viewerSchema = lazySchema(() =>
+  z.looseObject({
+    sourceId: z.string(),
+    questionId: z.string(),
+    reviewer: z.string(),
+    reviewerName: z.nullable(z.string()),
+    typing: z.boolean(),
+  }),
+);
+export type Viewer = z.infer<ReturnType<typeof viewerSchema>>;
 
 /** Who holds a question, until when (server/db/queries.ts Claim). */
-export const claimSchema = z.looseObject({
-  sourceId: z.string(),
-  questionId: z.string(),
-  reviewer: z.string(),
-  reviewerName: z.nullable(z.string()),
-  claimedAt: z.string(),
-  expiresAt: z.string(),
-});
-export type Claim = z.infer<typeof claimSchema>;
+export const claimSchema = lazySchema(() =>
+  z.looseObject({
+    sourceId: z.string(),
+    questionId: z.string(),
+    reviewer: z.string(),
+    reviewerName: z.nullable(z.string()),
+    claimedAt: z.string(),
+    expiresAt: z.string(),
+  }),
+);
+export type Claim = z.infer<ReturnType<typeof claimSchema>>;
 
 /** What the server pushes on its event stream, whole each time. */
-export const teamStateSchema = z.looseObject({
-  viewers: z.array(viewerSchema).check(z.maxLength(10_000)),
-  claims: z.array(claimSchema).check(z.maxLength(100_000)),
-  serverTime: z.string(),
-});
-export type TeamState = z.infer<typeof teamStateSchema>;
+export const teamStateSchema = lazySchema(() =>
+  z.looseObject({
+    viewers: z.array(viewerSchema()).check(z.maxLength(10_000)),
+    claims: z.array(claimSchema()).check(z.maxLength(100_000)),
+    serverTime: z.string(),
+  }),
+);
+export type TeamState = z.infer<ReturnType<typeof teamStateSchema>>;
 
-export const meSchema = z.looseObject({
-  reviewer: z.looseObject({ id: z.string(), name: z.nullable(z.string()) }),
-});
+export const meSchema = lazySchema(() =>
+  z.looseObject({
+    reviewer: z.looseObject({ id: z.string(), name: z.nullable(z.string()) }),
+  }),
+);
 
-export const claimAnswerSchema = z.looseObject({
-  claimed: z.array(claimSchema),
-  refused: z.array(z.looseObject({ questionId: z.string(), detail: z.string() })),
-});
-export type ClaimAnswer = z.infer<typeof claimAnswerSchema>;
+export const claimAnswerSchema = lazySchema(() =>
+  z.looseObject({
+    claimed: z.array(claimSchema()),
+    refused: z.array(z.looseObject({ questionId: z.string(), detail: z.string() })),
+  }),
+);
+export type ClaimAnswer = z.infer<ReturnType<typeof claimAnswerSchema>>;
 
 /** The question a part is about, as the questions feature hands it over. */
 export interface TeamSubject {

@@ -1,10 +1,10 @@
 import type { TeamSubject } from '../api/schemas';
-import { useTeam } from '../hooks/use-team';
+import { useRowTeam } from '../hooks/use-team';
 import { claimOn, minutesLeft, othersViewing, shortName } from '../utils/team-policy';
 
 /** "alice viewing", "claimed by bob · 12 min left" on a pending row. */
 export function RowTeam({ question }: { question: TeamSubject }) {
-  const { state, me, now } = useTeam();
+  const { state, me, now } = useRowTeam();
   const viewers = othersViewing(state, question, me);
   const claim = claimOn(state, question, now);
   if (question.status !== 'pending' || (viewers.length === 0 && !claim)) return null;

@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import * as z from 'zod/mini';
+import { lazySchema } from '@/lib/lazy-schema';
 import { teamKeys } from '../api/queries';
 import { teamRoot } from '../api/requests';
 import { type Connection, type TeamState, teamStateSchema } from '../api/schemas';
@@ -18,11 +19,14 @@ export interface TeamLive {
 }
 
 const MAX_MESSAGE_CHARS = 2_000_000;
-const channelMessage = z.union([
-  z.object({ type: z.literal('hello') }),
-  z.object({ type: z.literal('state'), state: teamStateSchema, connection: z.string() }),
-  z.object({ type: z.literal('connection'), connection: z.string() }),
-]);
+// Built with the first message from another tab, not when the part loads.
+const channelMessage = lazySchema(() =>
+  z.union([
+    z.object({ type: z.literal('hello') }),
+    z.object({ type: z.literal('state'), state: teamStateSchema(), connection: z.string() }),
+    z.object({ type: z.literal('connection'), connection: z.string() }),
+  ]),
+);
 const connections = ['connecting', 'live', 'reconnecting', 'absent'] as const;
 const asConnection = (value: string): Connection =>
   (connections as readonly string[]).includes(value) ? (value as Connection) : 'reconnecting';
@@ -97,7 +101,7 @@ export function createTeamLive({
   let connection: Connection = 'connecting';
   let absent = false;
 
-  const post = (message: z.infer<typeof channelMessage>) => {
+  const post = (message: z.infer<ReturnType<typeof channelMessage>>) => {
     try {
       channel?.postMessage(JSON.stringify(message));
     } catch {
@@ -140,7 +144,7 @@ export function createTeamLive({
       } catch {
         return;
       }
-      const state = teamStateSchema.safeParse(parsed);
+      const state = teamStateSchema().safeParse(parsed);
       if (!state.success) return;
       apply(state.data);
       if (connection !== 'live') setConnection('live');
@@ -189,7 +193,7 @@ export function createTeamLive({
     } catch {
       return;
     }
-    const message = channelMessage.safeParse(raw);
+    const message = channelMessage().safeParse(raw);
     if (!message.success) return;
     const data = message.data;
     if (data.type === 'hello') {

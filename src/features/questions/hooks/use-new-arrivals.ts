@@ -15,7 +15,9 @@ function extend(baseline: Baseline, list: QuestionList): Baseline {
   for (const question of list.questions) {
     const id = question.source.id;
     if (baseline.has(id) || waiting.has(id)) continue;
-    bySource.set(id, [...(bySource.get(id) ?? []), question]);
+    const questions = bySource.get(id);
+    if (questions) questions.push(question);
+    else bySource.set(id, [question]);
   }
   if (bySource.size === 0) return baseline;
   const next = new Map(baseline);
@@ -38,10 +40,12 @@ export function useNewArrivals(pending: QuestionList | undefined, openId?: strin
   const [baseline, setBaseline] = useState<Baseline | null>(null);
   const [seen, setSeen] = useState<Set<string>>(() => new Set());
 
-  if (pending) {
-    const next = extend(baseline ?? new Map(), pending);
-    if (next !== baseline) setBaseline(next);
-  }
+  // Looked at when the list or the baseline changes, not on every render of the inbox.
+  const extended = useMemo(
+    () => (pending ? extend(baseline ?? new Map(), pending) : baseline),
+    [pending, baseline],
+  );
+  if (extended !== baseline) setBaseline(extended);
 
   const newIds = useMemo(() => {
     const ids = new Set<string>();

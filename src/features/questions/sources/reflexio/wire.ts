@@ -46,24 +46,69 @@ export const pendingToolCallListSchema = z.looseObject({
   pending_tool_calls: z.nullish(z.array(z.unknown())),
 });
 
-export function toQuestion(call: PendingToolCall, source = REFLEXIO_ORIGIN): Question {
+/**
+ * One copy of each value repeated across a list's records (the same scope hash, user, tool, tags
+ * or scope on hundreds of questions): JSON.parse makes one per occurrence, kept for as long as the
+ * list is. Records are never changed in place, so they can share.
+ */
+export interface Intern {
+  text(value: string): string;
+  /** A small JSON value (a scope, tags): the list's first one equal to it. */
+  json<T>(value: T): T;
+}
+
+/** Longer scopes are rare and not worth the text of a key. */
+const MAX_JSON_KEY = 1000;
+
+function createIntern(): Intern {
+  const texts = new Map<string, string>();
+  const values = new Map<string, unknown>();
+  return {
+    text(value) {
+      const same = texts.get(value);
+      if (same !== undefined) return same;
+      texts.set(value, value);
+      return value;
+    },
+    json(value) {
+      if (value === null || typeof value !== 'object') return value;
+      const key = JSON.stringify(value);
+      if (key.length > MAX_JSON_KEY) return value;
+      if (values.has(key)) return values.get(key) as typeof value;
+      values.set(key, value);
+      return value;
+    },
+  };
+}
+
+const asIs: Intern = { text: (value) => value, json: (value) => value };
+
+export function toQuestion(
+  call: PendingToolCall,
+  source = REFLEXIO_ORIGIN,
+  intern: Intern = asIs,
+): Question {
   // Agent-written JSON of any depth stays readable and never overflows a recursive walk.
   const args = capDepth(call.args ?? null);
   const argQuestion = typeof args?.question === 'string' ? args.question : '';
+  // The text is usually the call's own `question` argument too: one string for both.
+  const text = call.question_text ?? argQuestion;
+  const nullable = (value: string | null | undefined) =>
+    value === null || value === undefined ? null : intern.text(value);
   return {
     id: call.id,
     source,
     // A record without a status is shown as pending only if nothing says otherwise.
     status: call.status ?? (call.resolved_at != null ? 'resolved' : 'pending'),
-    toolName: call.tool_name ?? ASK_HUMAN,
-    questionText: call.question_text ?? argQuestion,
-    userId: call.user_id ?? null,
-    tags: call.tags ?? [],
-    answerFormat: call.answer_format ?? null,
+    toolName: call.tool_name == null ? ASK_HUMAN : intern.text(call.tool_name),
+    questionText: intern.text(text === argQuestion ? argQuestion : text),
+    userId: nullable(call.user_id),
+    tags: intern.json(call.tags ?? []),
+    answerFormat: nullable(call.answer_format),
     args,
-    scope: capDepth(call.scope ?? null),
-    scopeHash: call.scope_hash ?? null,
-    dedupKey: call.dedup_key ?? null,
+    scope: intern.json(capDepth(call.scope ?? null)),
+    scopeHash: nullable(call.scope_hash),
+    dedupKey: nullable(call.dedup_key),
     asker: null,
     result: capDepth(call.result ?? null),
     notApplicable: call.result?.not_applicable === true,
@@ -82,10 +127,11 @@ export function parseQuestionList(
 ): QuestionList {
   const questions: Question[] = [];
   const unreadable: UnreadableRecord[] = [];
+  const intern = createIntern();
   items.forEach((item, index) => {
     const parsed = pendingToolCallSchema.safeParse(item);
     if (parsed.success) {
-      questions.push(toQuestion(parsed.data, source));
+      questions.push(toQuestion(parsed.data, source, intern));
       return;
     }
     const rawId = typeof item === 'object' && item !== null ? (item as { id?: unknown }).id : null;
