@@ -14,7 +14,6 @@
 //   5. a window of continuous typing into that question's answer (a key every 100 ms): typing
 //      reports and all presence requests a minute, the shortest gap between two typing reports,
 //      and how many presence bodies of the whole run hold any word of what was typed.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -22,6 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import { TENANT_COOKIE } from '../mock/app.ts';
+import { startPortalProcess } from '../scripts/portal-process.ts';
 import { budgets, teamBudgets } from './bundle-size.ts';
 import { type Figure, figuresTable, judgeAll, stat, type Verdict } from './report.ts';
 import { ask, control } from './seed.ts';
@@ -397,17 +397,13 @@ export async function startCountingProxy(target: {
   };
 }
 
-interface PortalProcess {
+interface BenchPortal {
   origin: string;
   close(): Promise<void>;
 }
 
 /** `server/start.ts --production` (it serves `<root>/dist`), as e2e/team.spec.ts starts it. */
-async function startPortal(
-  root: string,
-  port: number,
-  allowedHost: string,
-): Promise<PortalProcess> {
+async function startPortal(root: string, port: number, allowedHost: string): Promise<BenchPortal> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'qi-bench-team-'));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -423,43 +419,11 @@ async function startPortal(
   for (const name of ['DATABASE_URL', 'BASE_PATH', 'REVIEWER_NAME_HEADER', 'REFLEXIO_URL']) {
     delete env[name];
   }
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'server/start.ts', '--production'],
-    { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let output = '';
-  const keep = (chunk: Buffer) => {
-    // The request log writes a line per request: keep the start-up and the last lines only.
-    output = (output + chunk.toString()).slice(-20_000);
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`portal server did not start:\n${output}`)),
-      120_000,
-    );
-    const check = () => {
-      if (output.includes('is running at')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout?.on('data', check);
-    void exited.then(() => {
-      clearTimeout(timer);
-      reject(new Error(`portal server exited:\n${output}`));
-    });
-  });
+  const server = await startPortalProcess(env, { cwd: root });
   return {
     origin: `http://127.0.0.1:${port}`,
     close: async () => {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await server.stop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };
@@ -633,7 +597,7 @@ export async function measureTeam(options: {
   const problems: string[] = [];
   // The proxy first: the server must accept its address as Host.
   const proxy = await startCountingProxy({ host: '127.0.0.1', port: options.port });
-  let portal: PortalProcess | null = null;
+  let portal: BenchPortal | null = null;
   const runs: TeamRun[] = [];
   try {
     options.log(

@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,6 +8,7 @@ import {
   expect,
   request as playwrightRequest,
 } from '@playwright/test';
+import { startPortalProcess } from '../scripts/portal-process.ts';
 import { drawer, expectNoA11yViolations, MockControl, row } from './fixtures';
 
 /**
@@ -22,56 +22,17 @@ const test = base.extend<object, { portal: string }>({
     async ({}, use, workerInfo) => {
       const port = Number(process.env.E2E_AUDIT_PORT ?? 5427) + workerInfo.workerIndex;
       const dataDir = mkdtempSync(path.join(tmpdir(), 'qi-e2e-audit-'));
-      // --production: serves the dist/ the suite's own web server has just built, and never
-      // rebuilds it (two servers rebuilding one dist/ at once serve each other half a build).
-      const server: ChildProcess = spawn(
-        'node',
-        ['--import', 'tsx', 'server/start.ts', '--production'],
-        {
-          env: {
-            ...process.env,
-            PORT: String(port),
-            REVIEWER_HEADER: 'X-Forwarded-Email',
-            DATA_DIR: dataDir,
-            MOCK_SEED: 'empty',
-            MOCK_SIMULATOR_SECONDS: '0',
-            MOCK_LATENCY_MS: '0',
-          },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
-      );
-      let output = '';
-      server.stdout?.on('data', (chunk) => {
-        output += chunk;
+      const server = await startPortalProcess({
+        ...process.env,
+        PORT: String(port),
+        REVIEWER_HEADER: 'X-Forwarded-Email',
+        DATA_DIR: dataDir,
+        MOCK_SEED: 'empty',
+        MOCK_SIMULATOR_SECONDS: '0',
+        MOCK_LATENCY_MS: '0',
       });
-      server.stderr?.on('data', (chunk) => {
-        output += chunk;
-      });
-      const base = `http://localhost:${port}/`;
-      // Ready when it says so itself: polling the port could reach another server already there.
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(
-          () => reject(new Error(`portal server did not start:\n${output}`)),
-          120_000,
-        );
-        const check = () => {
-          if (output.includes('is running at')) {
-            clearTimeout(timer);
-            resolve();
-          }
-        };
-        server.stdout?.on('data', check);
-        server.once('exit', () => {
-          clearTimeout(timer);
-          reject(new Error(`portal server exited:\n${output}`));
-        });
-      });
-      await use(base);
-      const exited = new Promise((resolve) => server.once('exit', resolve));
-      if (server.exitCode === null) {
-        server.kill('SIGTERM');
-        await exited;
-      }
+      await use(`http://localhost:${port}/`);
+      await server.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
     { scope: 'worker', timeout: 150_000 },

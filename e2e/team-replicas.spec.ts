@@ -1,10 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import {
   type BrowserContext,
   test as base,
   expect,
   request as playwrightRequest,
 } from '@playwright/test';
+import { type PortalProcess, startPortalProcess } from '../scripts/portal-process.ts';
 import { postgresAvailable, startTestPostgres } from '../server/db/test-postgres';
 import { drawer, MockControl, row } from './fixtures';
 
@@ -20,56 +20,28 @@ const test = base.extend<object, { replicas: [string, string] }>({
       const postgres = await startTestPostgres();
       const databaseUrl = await postgres.createDatabase();
       const base = Number(process.env.E2E_TEAM_REPLICA_PORT ?? 5447) + workerInfo.workerIndex * 2;
-      const servers: ChildProcess[] = [];
-      const start = (port: number, extra: Record<string, string>) => {
-        const server = spawn('node', ['--import', 'tsx', 'server/start.ts', '--production'], {
-          env: {
-            ...process.env,
-            PORT: String(port),
-            REVIEWER_HEADER: 'X-Forwarded-Email',
-            DATABASE_URL: databaseUrl,
-            MOCK_SEED: 'empty',
-            MOCK_SIMULATOR_SECONDS: '0',
-            MOCK_LATENCY_MS: '0',
-            PRESENCE_TTL_SECONDS: '12',
-            ...extra,
-          },
-          stdio: ['ignore', 'pipe', 'pipe'],
+      const servers: PortalProcess[] = [];
+      const start = async (port: number, extra: Record<string, string>) => {
+        const server = await startPortalProcess({
+          ...process.env,
+          PORT: String(port),
+          REVIEWER_HEADER: 'X-Forwarded-Email',
+          DATABASE_URL: databaseUrl,
+          MOCK_SEED: 'empty',
+          MOCK_SIMULATOR_SECONDS: '0',
+          MOCK_LATENCY_MS: '0',
+          PRESENCE_TTL_SECONDS: '12',
+          ...extra,
         });
         servers.push(server);
-        let output = '';
-        server.stdout?.on('data', (chunk) => {
-          output += chunk;
-        });
-        server.stderr?.on('data', (chunk) => {
-          output += chunk;
-        });
-        return new Promise<string>((resolve, reject) => {
-          const timer = setTimeout(() => reject(new Error(`did not start:\n${output}`)), 120_000);
-          server.stdout?.on('data', () => {
-            if (output.includes('is running at')) {
-              clearTimeout(timer);
-              resolve(`http://localhost:${port}/`);
-            }
-          });
-          server.once('exit', () => {
-            clearTimeout(timer);
-            reject(new Error(`exited:\n${output}`));
-          });
-        });
+        return `http://localhost:${port}/`;
       };
       try {
         const a = await start(base, {});
         const b = await start(base + 1, { REFLEXIO_URL: a });
         await use([a, b]);
       } finally {
-        for (const server of servers) {
-          const exited = new Promise((resolve) => server.once('exit', resolve));
-          if (server.exitCode === null) {
-            server.kill('SIGTERM');
-            await exited;
-          }
-        }
+        for (const server of servers) await server.stop();
         await postgres.stop();
       }
     },

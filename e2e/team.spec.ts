@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,6 +8,7 @@ import {
   expect,
   request as playwrightRequest,
 } from '@playwright/test';
+import { startPortalProcess } from '../scripts/portal-process.ts';
 import { drawer, MockControl, row } from './fixtures';
 
 /**
@@ -21,54 +21,19 @@ const test = base.extend<object, { portal: string }>({
     async ({}, use, workerInfo) => {
       const port = Number(process.env.E2E_TEAM_PORT ?? 5437) + workerInfo.workerIndex;
       const dataDir = mkdtempSync(path.join(tmpdir(), 'qi-e2e-team-'));
-      const server: ChildProcess = spawn(
-        'node',
-        ['--import', 'tsx', 'server/start.ts', '--production'],
-        {
-          env: {
-            ...process.env,
-            PORT: String(port),
-            REVIEWER_HEADER: 'X-Forwarded-Email',
-            DATA_DIR: dataDir,
-            MOCK_SEED: 'empty',
-            MOCK_SIMULATOR_SECONDS: '0',
-            MOCK_LATENCY_MS: '0',
-            PRESENCE_TTL_SECONDS: '12',
-            CLAIM_MINUTES: '0.5',
-          },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
-      );
-      let output = '';
-      server.stdout?.on('data', (chunk) => {
-        output += chunk;
-      });
-      server.stderr?.on('data', (chunk) => {
-        output += chunk;
-      });
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(
-          () => reject(new Error(`portal server did not start:\n${output}`)),
-          120_000,
-        );
-        const check = () => {
-          if (output.includes('is running at')) {
-            clearTimeout(timer);
-            resolve();
-          }
-        };
-        server.stdout?.on('data', check);
-        server.once('exit', () => {
-          clearTimeout(timer);
-          reject(new Error(`portal server exited:\n${output}`));
-        });
+      const server = await startPortalProcess({
+        ...process.env,
+        PORT: String(port),
+        REVIEWER_HEADER: 'X-Forwarded-Email',
+        DATA_DIR: dataDir,
+        MOCK_SEED: 'empty',
+        MOCK_SIMULATOR_SECONDS: '0',
+        MOCK_LATENCY_MS: '0',
+        PRESENCE_TTL_SECONDS: '12',
+        CLAIM_MINUTES: '0.5',
       });
       await use(`http://localhost:${port}/`);
-      const exited = new Promise((resolve) => server.once('exit', resolve));
-      if (server.exitCode === null) {
-        server.kill('SIGTERM');
-        await exited;
-      }
+      await server.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
     { scope: 'worker', timeout: 150_000 },

@@ -41,8 +41,8 @@ for (const { mode, what } of forms) {
     // notice where they are: the last one in the page is the drawer's, when it has its own.
     const ended = page.getByRole('alert').filter({ hasText: 'Your session has ended' }).last();
     await expect(ended).toBeVisible({ timeout: POLL_INTERVAL_MS * 3 });
-    // The notice may come first from the portal server's own calls (presence, who is signed in),
-    // which also meet the SSO; the list's next poll meets it within an interval.
+    // The notice may come first from the portal server's own calls (presence, who is signed in):
+    // the SSO answers those as API calls too, and the page stops calling once it knows.
     await expect
       .poll(
         () =>

@@ -257,7 +257,9 @@ export async function startSsoStandIn(): Promise<SsoStandIn> {
     const asked = url.searchParams.get('rd');
     const original = String(req.headers['x-auth-request-redirect'] ?? '');
     const handedOver = asked === null && original !== '' && !original.includes('/oauth2/');
-    if (handedOver && /\/api\//.test(original.split('?')[0] ?? '')) {
+    // An API call: the systems' (`api/`) or the portal server's own (`portal-api/`: who is signed
+    // in, presence, the trail), whichever the page happens to make first after the session ends.
+    if (handedOver && /\/(portal-)?api\//.test(original.split('?')[0] ?? '')) {
       return answerExpiredApiCall(res, session?.ended ?? '401', base, original);
     }
     const rd = asked ?? (handedOver ? original : '/');
