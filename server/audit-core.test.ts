@@ -1,25 +1,16 @@
 // The trail and the claims as the static demo keeps them (memoryTrail, memoryClaims) answer as
 // the server's database does: the same entries through both, asked the same questions.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sqlTrail } from './audit';
 import { type AuditAttempt, type AuditFilter, memoryTrail, type TrailStore } from './audit-core';
-import { type Db, openEmbedded } from './db/engine';
-import { migrate } from './db/migrations';
+import type { Db } from './db/engine';
+import { withEmbeddedDb } from './db/test-db';
 import { sqlClaims } from './team';
 import { memoryClaims } from './team-core';
 
 let db: Db;
-beforeAll(async () => {
-  db = await openEmbedded(null);
-  await migrate(db);
-}, 60_000);
-afterAll(async () => {
-  await db.close();
-});
-beforeEach(async () => {
-  await db.query('DELETE FROM audit_entries');
-  await db.query('DELETE FROM audit_outcomes');
-  await db.query('DELETE FROM claims');
+withEmbeddedDb((opened) => {
+  db = opened;
 });
 
 const base = Date.parse('2026-03-01T10:00:00Z');

@@ -1,12 +1,12 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createMockBackend } from '../mock/app';
 import { createBilbyMock } from '../mock/bilby/app';
 import { BILBY_ORGANIZATION_ID } from '../mock/bilby/seed';
 import { createVertesiaMock, VERTESIA_API_VERSION } from '../mock/vertesia/app';
 import { type AuditOptions, createAudit, csvField, parseQuery } from './audit';
-import { type Db, openEmbedded } from './db/engine';
-import { migrate } from './db/migrations';
+import type { Db } from './db/engine';
 import type { AuditEntry } from './db/queries';
+import { withEmbeddedDb } from './db/test-db';
 import type { IdentityConfig } from './identity';
 import { createPortalApp } from './portal';
 import { servedSystems } from './systems';
@@ -16,17 +16,9 @@ const LOCAL: IdentityConfig = { header: null, nameHeader: null };
 
 let db: Db;
 const closers: (() => void)[] = [];
-// One embedded database for the file (opening one runs initdb, seconds), emptied between tests.
-beforeAll(async () => {
-  db = await openEmbedded(null);
-  await migrate(db);
-}, 60_000);
-afterAll(async () => {
-  await db.close();
-});
-beforeEach(async () => {
-  await db.query('DELETE FROM audit_entries');
-  await db.query('DELETE FROM audit_outcomes');
+// One embedded database for the file, emptied between tests.
+withEmbeddedDb((opened) => {
+  db = opened;
 });
 afterEach(() => {
   for (const close of closers.splice(0)) close();

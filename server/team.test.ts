@@ -1,7 +1,8 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Db, openEmbedded, openPostgres } from './db/engine';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type Db, openPostgres } from './db/engine';
 import { migrate } from './db/migrations';
 import { listEntries } from './db/queries';
+import { withEmbeddedDb } from './db/test-db';
 import { postgresAvailable, startTestPostgres, type TestPostgres } from './db/test-postgres';
 import type { IdentityConfig } from './identity';
 import { createTeam, TEAM_CHANNEL, type Team, type TeamOptions, type TeamSnapshot } from './team';
@@ -10,16 +11,8 @@ const SSO: IdentityConfig = { header: 'x-forwarded-email', nameHeader: null };
 
 let db: Db;
 const teams: Team[] = [];
-beforeAll(async () => {
-  db = await openEmbedded(null);
-  await migrate(db);
-}, 60_000);
-afterAll(async () => {
-  await db.close();
-});
-beforeEach(async () => {
-  await db.query('DELETE FROM claims');
-  await db.query('DELETE FROM audit_entries');
+withEmbeddedDb((opened) => {
+  db = opened;
 });
 afterEach(async () => {
   for (const team of teams.splice(0)) await team.close();
