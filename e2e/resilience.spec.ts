@@ -43,7 +43,13 @@ test('a conflict on submit (409) explains what the question now is and keeps the
 }) => {
   await page.goto(`questions/${demoIds.pendingYesNo}`);
   await drawer(page).getByRole('textbox', { name: 'Answer' }).fill('Yes');
-  await mock.asOtherReviewer(demoIds.pendingYesNo, 'cancel');
+  // The other reviewer's cancel lands while this answer is on its way. Cancelling before the
+  // click instead raced the page: a refresh in between (the poll, a focus) showed the question
+  // cancelled, and there was no Answer button left to press (a fresh-clone CI run met that).
+  await page.route(`**/api/pending_tool_calls/${demoIds.pendingYesNo}/resolve`, async (route) => {
+    await mock.asOtherReviewer(demoIds.pendingYesNo, 'cancel');
+    await route.continue();
+  });
   await drawer(page).getByRole('button', answerButton).click();
   const alert = drawer(page).getByRole('alert');
   await expect(alert).toContainText('Someone else got there first');
