@@ -1,24 +1,8 @@
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { findChromium } from './scripts/find-chromium.ts';
-
-/** A port nothing listens on now (the system picks it). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
-    });
-  });
-}
+import { freePort } from './scripts/portal-process.ts';
 
 // The suite starts its own server, on a free port unless E2E_PORT names one, and never takes
 // over a server it did not start: one found on the port fails the run (reuseExistingServer is

@@ -8,7 +8,7 @@ import {
   expect,
   request as playwrightRequest,
 } from '@playwright/test';
-import { startPortalProcess } from '../scripts/portal-process.ts';
+import { freePort, startPortalProcess } from '../scripts/portal-process.ts';
 import { drawer, expectNoA11yViolations, MockControl, row } from './fixtures';
 
 /**
@@ -19,8 +19,8 @@ import { drawer, expectNoA11yViolations, MockControl, row } from './fixtures';
 const test = base.extend<object, { portal: string }>({
   portal: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright's fixture signature.
-    async ({}, use, workerInfo) => {
-      const port = Number(process.env.E2E_AUDIT_PORT ?? 5427) + workerInfo.workerIndex;
+    async ({}, use) => {
+      const port = await freePort();
       const dataDir = mkdtempSync(path.join(tmpdir(), 'qi-e2e-audit-'));
       const server = await startPortalProcess({
         ...process.env,

@@ -1,4 +1,25 @@
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+
+/**
+ * A port nothing listens on now (the system picks it). The e2e journeys' servers take one each:
+ * fixed ports (a base plus the worker's index) met each other once a worker had restarted, and
+ * met whatever else the machine ran.
+ */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      );
+    });
+  });
+}
 
 export interface PortalProcess {
   /** What it has printed so far (its last 20,000 characters: the request log writes a line each). */
