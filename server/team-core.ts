@@ -105,7 +105,11 @@ interface Seen {
 /** The PostgreSQL NOTIFY channel replicas share presence and claim changes on. */
 export const TEAM_CHANNEL = 'qi_team';
 const TYPING_MS = 5000;
-const BODY_MAX = 2048;
+/** A presence message: one entry per tab of the browser, up to PRESENCE_TABS_MAX. */
+const PRESENCE_BODY_MAX = 16 * 1024;
+const PRESENCE_TABS_MAX = 16;
+/** A claim or release: up to 100 questions of {source ≤ 64, id ≤ 300}. */
+const CLAIMS_BODY_MAX = 40 * 1024;
 const ID_MAX = 300;
 const STREAMS_PER_REVIEWER = 20;
 const HEARTBEAT_MS = 15_000;
@@ -122,6 +126,17 @@ function json(status: number, value: unknown): Response {
     status,
     headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
   });
+}
+
+function asRecord(value: unknown): Record<string, unknown> | null {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : null;
+}
+
+interface Ref {
+  sourceId: string | null;
+  questionId: string | null;
 }
 
 function text(value: unknown, max = ID_MAX): string | null {
@@ -293,8 +308,11 @@ export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
     publish({ kind: 'claims' });
   };
 
-  const readJson = async (request: Request): Promise<Record<string, unknown> | Response> => {
-    const read = await readBodyWithin(request, BODY_MAX);
+  const readJson = async (
+    request: Request,
+    max: number,
+  ): Promise<Record<string, unknown> | Response> => {
+    const read = await readBodyWithin(request, max);
     if (!read.ok) return read.response;
     try {
       const value: unknown = JSON.parse(new TextDecoder().decode(read.body ?? new Uint8Array()));
@@ -385,51 +403,71 @@ export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
       if (limited('presence', reviewer.id)) {
         return json(429, { detail: 'Too many presence messages: at most one every 10 seconds.' });
       }
-      const body = await readJson(request);
+      const body = await readJson(request, PRESENCE_BODY_MAX);
       if (body instanceof Response) return body;
-      const tab = text(body.tab, 64);
-      if (!tab) return json(400, { detail: 'tab: a short id of the browser tab.' });
-      const key = `${replica}:${reviewer.id}:${tab}`;
-      if (body.question === null) {
-        // `left`: the question this tab closed; a later heartbeat for another one stays.
-        const left =
-          typeof body.left === 'object' && body.left !== null
-            ? (body.left as Record<string, unknown>)
-            : null;
-        const current = seen.get(key);
-        if (
-          left &&
-          current &&
-          (current.sourceId !== text(left.source, 64) || current.questionId !== text(left.id))
-        ) {
-          return json(200, { ok: true });
-        }
-        seen.delete(key);
-        publish({ kind: 'presence', tab: `${reviewer.id}:${tab}`, entry: null });
-        broadcast();
-        return json(200, { ok: true });
+      // One tab's message, or one per tab of the browser (the tab leading the others sends
+      // them together: one request per browser however many tabs have a question open).
+      const items = Array.isArray(body.tabs) ? body.tabs : [body];
+      if (items.length === 0 || items.length > PRESENCE_TABS_MAX) {
+        return json(400, { detail: `tabs: 1 to ${PRESENCE_TABS_MAX} tabs' messages.` });
       }
-      const question =
-        typeof body.question === 'object' && body.question !== null
-          ? (body.question as Record<string, unknown>)
-          : {};
-      const sourceId = text(question.source, 64);
-      const questionId = text(question.id);
-      if (!sourceId || !questionId) {
-        return json(400, { detail: 'question: {source, id} of the open question, or null.' });
-      }
+      const changes: { key: string; tab: string; entry: Seen | null; left: Ref | null }[] = [];
       const at = now();
-      const entry: Seen = {
-        reviewer: reviewer.id,
-        reviewerName: reviewer.name,
-        sourceId,
-        questionId,
-        typingUntil: body.typing === true ? at + TYPING_MS : 0,
-        expiresAt: at + config.presenceTtlSeconds * 1000,
-        replica,
-      };
-      seen.set(key, entry);
-      publish({ kind: 'presence', tab: `${reviewer.id}:${tab}`, entry });
+      for (const item of items) {
+        const record = asRecord(item);
+        const tab = record && text(record.tab, 64);
+        if (!record || !tab) return json(400, { detail: 'tab: a short id of the browser tab.' });
+        const key = `${replica}:${reviewer.id}:${tab}`;
+        if (record.question === null) {
+          // `left`: the question this tab closed; a later heartbeat for another one stays.
+          const left = asRecord(record.left);
+          changes.push({
+            key,
+            tab,
+            entry: null,
+            left: left && { sourceId: text(left.source, 64), questionId: text(left.id) },
+          });
+          continue;
+        }
+        const question = asRecord(record.question) ?? {};
+        const sourceId = text(question.source, 64);
+        const questionId = text(question.id);
+        if (!sourceId || !questionId) {
+          return json(400, { detail: 'question: {source, id} of the open question, or null.' });
+        }
+        const before = seen.get(key);
+        const sameQuestion =
+          before?.sourceId === sourceId && before.questionId === questionId ? before : null;
+        changes.push({
+          key,
+          tab,
+          left: null,
+          entry: {
+            reviewer: reviewer.id,
+            reviewerName: reviewer.name,
+            sourceId,
+            questionId,
+            // A heartbeat does not end a typing report still running (another tab's heartbeat
+            // may carry this one's entry a second after it said it was typing).
+            typingUntil: record.typing === true ? at + TYPING_MS : (sameQuestion?.typingUntil ?? 0),
+            expiresAt: at + config.presenceTtlSeconds * 1000,
+            replica,
+          },
+        });
+      }
+      for (const { key, tab, entry, left } of changes) {
+        if (!entry) {
+          const current = seen.get(key);
+          if (
+            left &&
+            current &&
+            (current.sourceId !== left.sourceId || current.questionId !== left.questionId)
+          )
+            continue;
+          seen.delete(key);
+        } else seen.set(key, entry);
+        publish({ kind: 'presence', tab: `${reviewer.id}:${tab}`, entry });
+      }
       broadcast();
       return json(200, { ok: true, ttlSeconds: config.presenceTtlSeconds });
     }
@@ -438,7 +476,7 @@ export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
       if (limited('claims', reviewer.id)) {
         return json(429, { detail: 'Too many claims at once: wait a minute.' });
       }
-      const body = await readJson(request);
+      const body = await readJson(request, CLAIMS_BODY_MAX);
       if (body instanceof Response) return body;
       const questions = questionsOf(body);
       if (!questions) {

@@ -67,6 +67,41 @@ describe('presence', () => {
     expect(after.viewers).toEqual([]);
   });
 
+  it("takes a browser's tabs in one message, and a heartbeat does not end another tab's typing", async () => {
+    let clock = 1_000_000;
+    const call = caller(await team({ now: () => clock }));
+    const other = { source: 'vertesia', id: 'a2' };
+    await call('alice@example.com', 'POST', 'presence', {
+      tabs: [
+        { tab: 't1', question },
+        { tab: 't2', question: other, typing: true },
+      ],
+    });
+    const viewing = async () =>
+      ((await call('bob@example.com', 'GET', 'state')).body as unknown as TeamSnapshot).viewers
+        .map((viewer) => `${viewer.sourceId}/${viewer.questionId}${viewer.typing ? ' typing' : ''}`)
+        .sort();
+    expect(await viewing()).toEqual(['reflexio/q1', 'vertesia/a2 typing']);
+    clock += 1_000;
+    await call('alice@example.com', 'POST', 'presence', {
+      tabs: [
+        { tab: 't1', question },
+        { tab: 't2', question: other },
+      ],
+    });
+    expect(await viewing()).toEqual(['reflexio/q1', 'vertesia/a2 typing']);
+    clock += 5_000;
+    expect(await viewing()).toEqual(['reflexio/q1', 'vertesia/a2']);
+    // t2 left q1 earlier: its late leave does not hide what it has open now.
+    await call('alice@example.com', 'POST', 'presence', {
+      tabs: [
+        { tab: 't1', question: null, left: question },
+        { tab: 't2', question: null, left: question },
+      ],
+    });
+    expect(await viewing()).toEqual(['vertesia/a2']);
+  });
+
   it('forgets a viewer whose heartbeats stop, after the time to live', async () => {
     let clock = 1_000_000;
     const call = caller(await team({ now: () => clock, config: { presenceTtlSeconds: 20 } }));
@@ -83,8 +118,15 @@ describe('presence', () => {
     const call = caller(await team());
     expect((await call('a@x', 'POST', 'presence', { tab: 't1', question: {} })).status).toBe(400);
     expect(
-      (await call('a@x', 'POST', 'presence', { tab: 'x'.repeat(3000), question })).status,
+      (await call('a@x', 'POST', 'presence', { tab: 'x'.repeat(17_000), question })).status,
     ).toBe(413);
+    const tabs = Array.from({ length: 17 }, (_, i) => ({ tab: `t${i}`, question }));
+    expect((await call('a@x', 'POST', 'presence', { tabs })).status).toBe(400);
+    expect((await call('a@x', 'POST', 'presence', { tabs: [] })).status).toBe(400);
+    expect(
+      (await call('a@x', 'POST', 'presence', { tabs: [{ tab: 't1', question }, { question }] }))
+        .status,
+    ).toBe(400);
     let last = 0;
     for (let i = 0; i < 125; i++)
       last = (await call('a@x', 'POST', 'presence', { tab: 't1', question })).status;
@@ -125,6 +167,19 @@ describe('claims', () => {
     });
     expect((many.body.claimed as unknown[]).length).toBe(2);
     expect(JSON.stringify(many.body.refused)).toContain('You already hold 2 claims');
+  });
+
+  it('takes a bulk claim of 100 questions with ids of the longest size', async () => {
+    const call = caller(await team({ config: { maxClaims: 100 } }));
+    const questions = Array.from({ length: 100 }, (_, i) => ({
+      source: 'r'.repeat(64),
+      id: `${i}`.padStart(300, 'q'),
+    }));
+    const claimed = await call('alice@example.com', 'POST', 'claim', { questions });
+    expect(claimed.status).toBe(200);
+    expect((claimed.body.claimed as unknown[]).length).toBe(100);
+    const released = await call('alice@example.com', 'POST', 'release', { questions });
+    expect((released.body.released as unknown[]).length).toBe(100);
   });
 
   it('lets a claim expire by itself', async () => {
