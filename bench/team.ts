@@ -485,7 +485,7 @@ async function runOnce(options: {
       pages.push(page);
     }
     // Each tab's presence part is in once its bar is; the stream is open once the server said 200.
-    for (const page of pages) await page.getByTestId('team-bar').waitFor({ timeout: 30_000 });
+    for (const page of pages) await page.getByTestId('claimed-filter').waitFor({ timeout: 30_000 });
     if (!(await waitFor(() => heldAt(proxy.streams, reviewer, Date.now()) > 0, 20_000))) {
       throw new Error('no event stream opened within 20 s of the three tabs loading');
     }

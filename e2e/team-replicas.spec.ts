@@ -4,7 +4,7 @@ import {
   expect,
   request as playwrightRequest,
 } from '@playwright/test';
-import { type PortalProcess, startPortalProcess } from '../scripts/portal-process.ts';
+import { freePort, type PortalProcess, startPortalProcess } from '../scripts/portal-process.ts';
 import { postgresAvailable, startTestPostgres } from '../server/db/test-postgres';
 import { drawer, MockControl, row } from './fixtures';
 
@@ -16,10 +16,9 @@ import { drawer, MockControl, row } from './fixtures';
 const test = base.extend<object, { replicas: [string, string] }>({
   replicas: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright's fixture signature.
-    async ({}, use, workerInfo) => {
+    async ({}, use) => {
       const postgres = await startTestPostgres();
       const databaseUrl = await postgres.createDatabase();
-      const base = Number(process.env.E2E_TEAM_REPLICA_PORT ?? 5447) + workerInfo.workerIndex * 2;
       const servers: PortalProcess[] = [];
       const start = async (port: number, extra: Record<string, string>) => {
         const server = await startPortalProcess({
@@ -37,8 +36,8 @@ const test = base.extend<object, { replicas: [string, string] }>({
         return `http://localhost:${port}/`;
       };
       try {
-        const a = await start(base, {});
-        const b = await start(base + 1, { REFLEXIO_URL: a });
+        const a = await start(await freePort(), {});
+        const b = await start(await freePort(), { REFLEXIO_URL: a });
         await use([a, b]);
       } finally {
         for (const server of servers) await server.stop();
@@ -72,7 +71,7 @@ test('Alice on one replica, Bob on another: presence and claims travel through P
     contexts.push(aliceContext, bobContext);
     const bobPage = await bobContext.newPage();
     await bobPage.goto('questions');
-    await expect(bobPage.getByTestId('team-bar')).toBeVisible();
+    await expect(bobPage.getByTestId('claimed-filter')).toBeVisible();
     const alicePage = await aliceContext.newPage();
     await alicePage.goto(`questions/${id}`);
     await expect(drawer(alicePage).getByTestId('drawer-team')).toBeVisible();

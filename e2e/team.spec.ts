@@ -8,7 +8,7 @@ import {
   expect,
   request as playwrightRequest,
 } from '@playwright/test';
-import { startPortalProcess } from '../scripts/portal-process.ts';
+import { freePort, startPortalProcess } from '../scripts/portal-process.ts';
 import { drawer, MockControl, row } from './fixtures';
 
 /**
@@ -18,8 +18,8 @@ import { drawer, MockControl, row } from './fixtures';
 const test = base.extend<object, { portal: string }>({
   portal: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright's fixture signature.
-    async ({}, use, workerInfo) => {
-      const port = Number(process.env.E2E_TEAM_PORT ?? 5437) + workerInfo.workerIndex;
+    async ({}, use) => {
+      const port = await freePort();
       const dataDir = mkdtempSync(path.join(tmpdir(), 'qi-e2e-team-'));
       const server = await startPortalProcess({
         ...process.env,
@@ -83,7 +83,7 @@ test('Bob sees Alice viewing and typing, then gone; Bob claims, Alice is asked; 
     const b = await bobContext.newPage();
     await b.goto('questions');
     // Bob's presence code is here once its bar is.
-    await expect(b.getByTestId('team-bar')).toBeVisible();
+    await expect(b.getByTestId('claimed-filter')).toBeVisible();
 
     const a = await aliceContext.newPage();
     await a.goto(`questions/${id}`);
@@ -122,6 +122,56 @@ test('Bob sees Alice viewing and typing, then gone; Bob claims, Alice is asked; 
     // Alice closes her browser: within the time to live (12 s here), Bob sees nobody.
     await aliceContext.close();
     await expect(drawer(b).getByText(`${alice} is`)).toBeHidden({ timeout: 30_000 });
+  } finally {
+    for (const context of contexts) await context.close();
+    await api.dispose();
+  }
+});
+
+test('Claim for the selected rows: Bob claims two at once, Alice is told who holds them', async ({
+  browser,
+  portal,
+}, testInfo) => {
+  test.slow();
+  const tag = `${testInfo.workerIndex}-${testInfo.repeatEachIndex}-${Date.now()}`;
+  const { tenant, api, ids } = await setUp(portal, tag, [
+    'Drain the old queue?',
+    'Delete the stale branches?',
+    'Pause the nightly export?',
+  ]);
+  const [first, second, third] = ids as [string, string, string];
+  const contexts: BrowserContext[] = [];
+  try {
+    const bobContext = await reviewer(browser, portal, `bob-${tag}@example.com`, tenant);
+    const aliceContext = await reviewer(browser, portal, `alice-${tag}@example.com`, tenant);
+    contexts.push(bobContext, aliceContext);
+    const b = await bobContext.newPage();
+    await b.goto('questions');
+    await expect(b.getByTestId('claimed-filter')).toBeVisible();
+    const selectedBar = (page: typeof b) =>
+      page.getByRole('toolbar', { name: 'Selected questions' });
+    await b.getByRole('checkbox', { name: 'Select: Drain the old queue?' }).check();
+    await b.getByRole('checkbox', { name: 'Select: Delete the stale branches?' }).check();
+    await selectedBar(b).getByRole('button', { name: 'Claim', exact: true }).click();
+    await expect(selectedBar(b).getByRole('status')).toHaveText('Claimed 2 of 2.');
+    await expect(row(b, first).getByTestId('row-team')).toContainText('claimed by you');
+    await expect(row(b, second).getByTestId('row-team')).toContainText('claimed by you');
+
+    const a = await aliceContext.newPage();
+    await a.goto('questions');
+    await expect(row(a, first).getByTestId('row-team')).toContainText(`claimed by bob-${tag}`);
+    await a.getByRole('checkbox', { name: 'Select: Drain the old queue?' }).check();
+    await a.getByRole('checkbox', { name: 'Select: Pause the nightly export?' }).check();
+    await selectedBar(a).getByRole('button', { name: 'Claim', exact: true }).click();
+    await expect(selectedBar(a).getByRole('status')).toHaveText(
+      `Claimed 1 of 2. 1 not: bob-${tag}@example.com has claimed this question.`,
+    );
+    await expect(row(a, third).getByTestId('row-team')).toContainText('claimed by you');
+    // The Claimed filter sits among the list's pickers and keeps its choice in the URL.
+    await a.getByRole('combobox', { name: 'Claimed' }).selectOption('mine');
+    await expect(a).toHaveURL(/claimed=mine/);
+    await expect(row(a, third)).toBeVisible();
+    await expect(row(a, first)).toBeHidden();
   } finally {
     for (const context of contexts) await context.close();
     await api.dispose();

@@ -17,7 +17,7 @@ test('Sam opens questions of all three systems, types, claims; the visitor is as
 }) => {
   test.slow();
   await page.goto('./');
-  await expect(page.getByTestId('team-bar')).toBeVisible(firstVisit);
+  await expect(page.getByTestId('claimed-filter')).toBeVisible(firstVisit);
 
   // One question open at a time, in any of the three systems.
   await colleague.act('open', { source: 'vertesia', id: vertesiaId });
@@ -70,7 +70,7 @@ test('Sam’s controls are refused from a plain form, like the demo’s other co
   page,
 }) => {
   await page.goto('./');
-  await expect(page.getByTestId('team-bar')).toBeVisible(firstVisit);
+  await expect(page.getByTestId('claimed-filter')).toBeVisible(firstVisit);
   // A plain form's content type: refused (a cross-site form could send it).
   const status = await page.evaluate(async () => {
     const response = await fetch('portal-api/__demo/colleague', {

@@ -36,20 +36,39 @@ export function useShell(): Shell {
   return shell;
 }
 
-/** Where the team's part is shown: a row's label, the drawer's panel, or the bar above the list. */
+/**
+ * A picker a lazily loaded part asks the list's toolbar to draw beside its own (the toolbar owns
+ * how pickers look: the part then needs none of their code).
+ */
+export interface PickerSpec {
+  label: string;
+  /** The first, empty choice. */
+  any: string;
+  values: readonly { value: string; label: string }[];
+  value: string;
+  onChange: (value: string) => void;
+  testId?: string;
+}
+
+/**
+ * Where the team's part is shown: a row's label, the drawer's panel, the Claimed filter among the
+ * list's pickers, or Claim in the bar of selected questions.
+ */
 export type TeamPlace =
   | { row: AuditSubject }
   | { drawer: AuditSubject }
   | {
-      selected: readonly AuditSubject[];
       /** Takes an updater (a state setter): the Claimed filter's predicate, or null. */
       onKeep: (update: () => ((question: AuditSubject) => boolean) | null) => void;
-    };
+      /** The Claimed picker for the toolbar to draw among its own, or null to draw none. */
+      onPicker: (picker: PickerSpec | null) => void;
+    }
+  | { selected: readonly AuditSubject[] };
 
 export interface TeamParts {
   /**
    * One part for every place ("alice viewing" on a row; who else is on the open question and
-   * Claim / Release in the drawer; the Claimed filter and Claim for selected rows above the list).
+   * Claim / Release in the drawer; the Claimed filter and Claim for the selected rows).
    */
   Team: Part<TeamPlace>;
 }

@@ -2,13 +2,14 @@ import type { ComponentType } from 'react';
 import type { AuditSubject, TeamPlace } from '@/config/shell-context';
 import { DrawerTeam } from './components/drawer-team';
 import { RowTeam } from './components/row-team';
-import { TeamBar } from './components/team-bar';
+import { ClaimedFilter, ClaimSelected } from './components/team-bar';
 
 /** The one module the app shell loads lazily: the part for each place it is shown. */
 export function Team(props: TeamPlace) {
   if ('row' in props) return <RowTeam question={props.row} />;
   if ('drawer' in props) return <DrawerTeam question={props.drawer} />;
-  return <TeamBar selected={props.selected} onKeep={props.onKeep} />;
+  if ('onKeep' in props) return <ClaimedFilter onKeep={props.onKeep} onPicker={props.onPicker} />;
+  return <ClaimSelected selected={props.selected} />;
 }
 
 /** A row's part: who is on it while pending (presence, claims), else `closed` (who acted). */

@@ -44,8 +44,30 @@ export async function fetchTeamState(signal?: AbortSignal): Promise<TeamState> {
 
 const ref = (q: TeamSubject) => ({ source: q.source.id, id: q.id });
 
-/** Claims what it can of `questions`; each refusal says why (someone holds it, the cap). */
+/** The most questions one claim or release names (the server's cap). */
+const PER_REQUEST = 100;
+
+function inBatches<T>(items: readonly T[]): T[][] {
+  const batches: T[][] = [];
+  for (let i = 0; i < items.length; i += PER_REQUEST) batches.push(items.slice(i, i + PER_REQUEST));
+  return batches;
+}
+
+/**
+ * Claims what it can of `questions`, 100 to a request, one request after another; each refusal
+ * says why (someone holds it, the cap).
+ */
 export async function claimQuestions(questions: readonly TeamSubject[]): Promise<ClaimAnswer> {
+  const answer: ClaimAnswer = { claimed: [], refused: [] };
+  for (const batch of inBatches(questions)) {
+    const part = await claimBatch(batch);
+    answer.claimed.push(...part.claimed);
+    answer.refused.push(...part.refused);
+  }
+  return answer;
+}
+
+async function claimBatch(questions: readonly TeamSubject[]): Promise<ClaimAnswer> {
   const response = await fetch(new URL('claim', teamRoot()), {
     method: 'POST',
     credentials: 'same-origin',
@@ -72,7 +94,9 @@ export async function claimQuestions(questions: readonly TeamSubject[]): Promise
 }
 
 export async function releaseQuestions(questions: readonly TeamSubject[]): Promise<void> {
-  await client().request('release', { method: 'POST', body: { questions: questions.map(ref) } });
+  for (const batch of inBatches(questions)) {
+    await client().request('release', { method: 'POST', body: { questions: batch.map(ref) } });
+  }
 }
 
 /**

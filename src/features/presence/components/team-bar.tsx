@@ -1,6 +1,8 @@
-import { Group, Text } from '@mantine/core';
+import { Button, Text } from '@mantine/core';
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
+import type { PickerSpec } from '@/config/shell-context';
+import { describeError } from '@/lib/describe-error';
 import { claimQuestions } from '../api/requests';
 import type { TeamSubject } from '../api/schemas';
 import { useAction } from '../hooks/use-action';
@@ -10,20 +12,25 @@ import {
   keepsQuestion,
   parseClaimedFilter,
 } from '../utils/team-policy';
-import * as styles from './styles';
+
+const choices: { value: Filter; label: string }[] = [
+  { value: 'anyone', label: 'Claimed by anyone' },
+  { value: 'mine', label: 'Claimed by me' },
+  { value: 'unclaimed', label: 'Unclaimed' },
+];
 
 /**
- * "Claimed: anyone / by me / unclaimed", kept in the URL (`claimed=`). It hands the list a
- * predicate; absent (no portal server), it shows nothing and filters nothing.
+ * The Claimed filter (any / by anyone / by me / unclaimed), kept in the URL (`claimed=`): the
+ * toolbar draws its picker among its own; this hands the list a predicate. Absent (no portal
+ * server), there is no picker and nothing is filtered.
  */
-export function TeamBar({
-  selected,
+export function ClaimedFilter({
   onKeep,
+  onPicker,
 }: {
-  selected: readonly TeamSubject[];
   onKeep: (update: () => ((question: TeamSubject) => boolean) | null) => void;
+  onPicker: (picker: PickerSpec | null) => void;
 }) {
-  const claim = useAction(claimQuestions);
   const [params, setParams] = useSearchParams();
   const filter = parseClaimedFilter(params.get('claimed'));
   const { state, me, now, connection } = useTeam();
@@ -36,49 +43,64 @@ export function TeamBar({
     onKeep(() => keep);
   }, [filter, state, me, now, absent, onKeep]);
   useEffect(() => () => onKeep(() => null), [onKeep]);
-  if (absent) return null;
-  const pending = selected.filter((question) => question.status === 'pending');
-  const refused = claim.data?.refused.length ?? 0;
-  return (
-    <Group gap="sm" px="xs" data-testid="team-bar">
-      <label style={styles.label}>
-        Claimed{' '}
-        <select
-          value={filter ?? ''}
-          onChange={(event) => {
-            const value = event.currentTarget.value as Filter | '';
-            setParams((current) => {
-              const next = new URLSearchParams(current);
-              if (value) next.set('claimed', value);
-              else next.delete('claimed');
-              return next;
-            });
-          }}
-        >
-          <option value="">any</option>
-          <option value="anyone">by anyone</option>
-          <option value="mine">by me</option>
-          <option value="unclaimed">unclaimed</option>
-        </select>
-      </label>
-      {pending.length > 0 && (
-        <button
-          type="button"
-          style={styles.button}
-          disabled={claim.pending}
-          onClick={() => claim.start(pending)}
-        >
-          Claim {pending.length}
-        </button>
-      )}
-      {claim.data && (
-        <Text size="sm" role="status">
-          Claimed {claim.data.claimed.length}
-          {refused > 0 ? `; ${refused} not: ${claim.data.refused[0]?.detail}` : ''}
-        </Text>
-      )}
-    </Group>
-  );
+  useEffect(() => {
+    onPicker(
+      absent
+        ? null
+        : {
+            label: 'Claimed',
+            any: 'Any claim',
+            testId: 'claimed-filter',
+            values: choices,
+            value: filter ?? '',
+            onChange: (value) =>
+              setParams((current) => {
+                const next = new URLSearchParams(current);
+                if (value) next.set('claimed', value);
+                else next.delete('claimed');
+                return next;
+              }),
+          },
+    );
+  }, [absent, filter, setParams, onPicker]);
+  useEffect(() => () => onPicker(null), [onPicker]);
+  return null;
 }
 
-export default TeamBar;
+/**
+ * "Claim" in the bar of selected questions: claims the pending ones (look-alike groups' members
+ * too, as the selection holds them), then says how many it got and why any were refused.
+ */
+export function ClaimSelected({ selected }: { selected: readonly TeamSubject[] }) {
+  const claim = useAction(claimQuestions);
+  const { connection } = useTeam();
+  if (connection === 'absent') return null;
+  const pending = selected.filter((question) => question.status === 'pending');
+  if (pending.length === 0) return null;
+  const refused = claim.data?.refused ?? [];
+  const reasons = new Set(refused.map((refusal) => refusal.detail));
+  return (
+    <>
+      <Button
+        size="compact-sm"
+        variant="default"
+        loading={claim.pending}
+        onClick={() => claim.start(pending)}
+      >
+        Claim
+      </Button>
+      {claim.data && (
+        <Text size="sm" role="status">
+          Claimed {claim.data.claimed.length} of {claim.data.claimed.length + refused.length}.
+          {refused.length > 0 &&
+            ` ${refused.length} not: ${refused[0]?.detail}${reasons.size > 1 ? ' (and other reasons)' : ''}`}
+        </Text>
+      )}
+      {claim.error !== undefined && (
+        <Text size="sm" c="red" role="alert">
+          Could not claim them: {describeError(claim.error).message} Try again.
+        </Text>
+      )}
+    </>
+  );
+}

@@ -1,5 +1,5 @@
 import { Button } from '@mantine/core';
-import { useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { LoadBoundary, lazyPart } from '@/components/load-boundary';
 import type { SelectionApi } from '../../hooks/use-selection';
 import { useQuestionsNow } from '../../hooks/use-status-now';
@@ -18,7 +18,16 @@ const labels: Record<BulkAction, string> = {
  * Above the list: the header checkbox for the whole view, and once questions are ticked, their
  * count and the actions every one of them allows (see bulkActions).
  */
-export function BulkBar({ selection, viewCount }: { selection: SelectionApi; viewCount: number }) {
+export function BulkBar({
+  selection,
+  viewCount,
+  more,
+}: {
+  selection: SelectionApi;
+  viewCount: number;
+  /** Actions another part adds once it has loaded (the team's Claim), after the bulk actions. */
+  more?: ReactNode;
+}) {
   const count = selection.selected.length;
   const actions = bulkActions(selection.selected, useQuestionsNow(10_000));
   const [action, setAction] = useState<BulkAction | null>(null);
@@ -77,7 +86,8 @@ export function BulkBar({ selection, viewCount }: { selection: SelectionApi; vie
                   {labels[each]}
                 </Button>
               ))}
-              {actions.length === 0 && (
+              {more}
+              {actions.length === 0 && !more && (
                 <span className={classes.none}>No action suits every selected question.</span>
               )}
               <Button size="compact-sm" variant="subtle" onClick={selection.clear}>

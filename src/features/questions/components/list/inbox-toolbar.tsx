@@ -1,5 +1,8 @@
-import { IconSearch, IconSelector, IconX } from '@tabler/icons-react';
-import { type ChangeEvent, memo, type Ref } from 'react';
+import { IconSearch, IconX } from '@tabler/icons-react';
+import { memo, type Ref } from 'react';
+import field from '@/components/field.module.css';
+import { Picker } from '@/components/picker';
+import type { PickerSpec } from '@/config/shell-context';
 import type { Density } from '../../hooks/use-density';
 import type { StatusCounts } from '../../hooks/use-inbox-data';
 import { useSourceOptions } from '../../hooks/use-source-options';
@@ -25,6 +28,8 @@ export interface InboxToolbarProps {
   onDensityChange: (density: Density) => void;
   /** Ids of the sources whose list has not answered yet, space-separated. */
   loadingSources?: string | undefined;
+  /** Pickers another part adds once it has loaded (the team's Claimed filter), before Sort. */
+  morePickers?: readonly PickerSpec[] | undefined;
 }
 
 /** Memoized: the page re-renders when its rows change, the toolbar only when its own data does. */
@@ -41,6 +46,7 @@ export const InboxToolbar = memo(function InboxToolbar({
   density,
   onDensityChange,
   loadingSources,
+  morePickers,
 }: InboxToolbarProps) {
   const { text: query, change, clear: clearQuery } = searchText;
   const loading = loadingSources?.split(' ');
@@ -68,11 +74,11 @@ export const InboxToolbar = memo(function InboxToolbar({
         </div>
       </div>
       <div className={classes.filters}>
-        <div className={`${classes.field} ${classes.search}`}>
-          <IconSearch size={16} aria-hidden className={`${classes.section} ${classes.left}`} />
+        <div className={`${field.field} ${classes.search}`}>
+          <IconSearch size={16} aria-hidden className={`${field.section} ${field.left}`} />
           <input
             ref={searchRef}
-            className={`${classes.input} ${classes.withLeft} ${classes.withRight}`}
+            className={`${field.input} ${field.withLeft} ${field.withRight}`}
             type="search"
             aria-label="Search"
             placeholder="Search text, tags, users, ids, answers"
@@ -93,14 +99,14 @@ export const InboxToolbar = memo(function InboxToolbar({
           {query ? (
             <button
               type="button"
-              className={`${classes.section} ${classes.right} ${classes.clear}`}
+              className={`${field.section} ${field.right} ${classes.clear}`}
               aria-label="Clear search"
               onClick={clearQuery}
             >
               <IconX size={16} aria-hidden />
             </button>
           ) : (
-            <span className={`${classes.section} ${classes.right} ${classes.keyHint}`}>
+            <span className={`${field.section} ${field.right} ${classes.keyHint}`}>
               <kbd className={classes.kbd} aria-hidden>
                 /
               </kbd>
@@ -134,9 +140,17 @@ export const InboxToolbar = memo(function InboxToolbar({
           value={filters.user ?? ''}
           onChange={(event) => setFilters({ user: event.currentTarget.value || null })}
         />
+        {morePickers?.map(({ onChange, ...picker }) => (
+          <Picker
+            key={picker.label}
+            {...picker}
+            className={classes.fit}
+            onChange={(event) => onChange(event.currentTarget.value)}
+          />
+        ))}
         <Picker
           label="Sort"
-          className={classes.sort}
+          className={classes.fit}
           values={[
             { value: 'expiry', label: 'Expiring soonest' },
             { value: 'newest', label: 'Newest first' },
@@ -149,48 +163,3 @@ export const InboxToolbar = memo(function InboxToolbar({
     </div>
   );
 });
-
-/**
- * A native `<select>` drawn like the portal's inputs (Mantine's look, none of its code in the first
- * download). `any` adds a first, empty choice.
- */
-function Picker({
-  label,
-  any,
-  values,
-  value,
-  onChange,
-  className = '',
-}: {
-  label: string;
-  any?: string;
-  values: Array<string | { value: string; label: string }>;
-  value: string;
-  onChange: (event: ChangeEvent<HTMLSelectElement>) => void;
-  className?: string;
-}) {
-  return (
-    <div className={`${classes.field} ${className}`}>
-      <select
-        className={`${classes.input} ${classes.select} ${classes.withRight}`}
-        aria-label={label}
-        value={value}
-        onChange={onChange}
-      >
-        {any !== undefined && <option value="">{any}</option>}
-        {values.map((choice) =>
-          typeof choice === 'string' ? (
-            <option key={choice} value={choice}>
-              {choice}
-            </option>
-          ) : (
-            <option key={choice.value} value={choice.value}>
-              {choice.label}
-            </option>
-          ),
-        )}
-      </select>
-      <IconSelector size={16} aria-hidden className={`${classes.section} ${classes.right}`} />
-    </div>
-  );
-}

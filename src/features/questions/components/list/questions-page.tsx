@@ -2,7 +2,7 @@ import { Paper, Title } from '@mantine/core';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 import { LoadBoundary, lazyPart } from '@/components/load-boundary';
-import { useShell } from '@/config/shell-context';
+import { type PickerSpec, useShell } from '@/config/shell-context';
 import { isSignedOut } from '@/lib/api-client';
 import { useDensity } from '../../hooks/use-density';
 import { useDraftIds } from '../../hooks/use-drafts';
@@ -143,6 +143,9 @@ export function QuestionsPage() {
     const first = visibleIds[0];
     if (first) listRef.current?.focusRow(first);
   }, [visibleIds]);
+  // The Claimed filter: the team's part says what it is, the toolbar draws it with its pickers.
+  const [claimedPicker, setClaimedPicker] = useState<PickerSpec | null>(null);
+  const morePickers = useMemo(() => (claimedPicker ? [claimedPicker] : undefined), [claimedPicker]);
   const clearFilters = () => {
     searchText.clear();
     setFilters({ q: '', tag: null, user: null });
@@ -164,7 +167,13 @@ export function QuestionsPage() {
         density={density}
         onDensityChange={setDensity}
         loadingSources={view.data?.loading?.map((loading) => loading.source.id).join(' ')}
+        morePickers={morePickers}
       />
+      {Team && partsLoaded && (
+        <LoadBoundary what="The Claimed filter" parts={[Team]} quiet>
+          <Team onKeep={setKeep} onPicker={setClaimedPicker} />
+        </LoadBoundary>
+      )}
       {refreshFailed && <RefreshFailedNote error={view.error} />}
       {(view.data?.failures?.length || view.data?.loading) && (
         <LoadBoundary what="The sources' state" parts={[SourceNotes]} quiet>
@@ -172,12 +181,19 @@ export function QuestionsPage() {
         </LoadBoundary>
       )}
       <NewArrivalsBanner count={newIds.size} onSeen={markAllSeen} />
-      {Team && partsLoaded && (
-        <LoadBoundary what="Claims" parts={[Team]} quiet>
-          <Team selected={selection.selected} onKeep={setKeep} />
-        </LoadBoundary>
-      )}
-      <BulkBar selection={selection} viewCount={visible.length} />
+      <BulkBar
+        selection={selection}
+        viewCount={visible.length}
+        more={
+          Team &&
+          partsLoaded &&
+          selection.selected.some((question) => question.status === 'pending') && (
+            <LoadBoundary what="Claim" parts={[Team]} quiet>
+              <Team selected={selection.selected} />
+            </LoadBoundary>
+          )
+        }
+      />
       <Paper withBorder radius="md">
         <SelectionContext value={selection.context}>
           <InboxBody
