@@ -8,6 +8,7 @@ import {
   isTypingReport,
   judgeTeam,
   mostHeld,
+  namesQuestions,
   perMinute,
   presenceIn,
   REVIEWER_HEADER,
@@ -39,6 +40,9 @@ const run = (overrides: Partial<TeamRun> = {}): TeamRun => ({
   idlePerMinute: 0,
   openPerMinute: 6,
   openRequests: 3,
+  twoOpenPerMinute: 6,
+  twoOpenRequests: 3,
+  twoOpenBoth: true,
   typingReportsPerMinute: 30,
   typingReports: 15,
   typingPerMinute: 30,
@@ -110,6 +114,34 @@ describe('counting presence', () => {
   it('tells typing reports from heartbeats, and a body that is not JSON from both', () => {
     expect(records.slice(0, 3).map(isTypingReport)).toEqual([false, true, true]);
     expect(isTypingReport({ ...(records[0] as TeamRecord), body: 'typing: true' })).toBe(false);
+    const q1 = { source: 'reflexio', id: 'q1' };
+    const q2 = { source: 'reflexio', id: 'q2' };
+    const batch = (typing: boolean) =>
+      presence(6_000, {
+        tabs: [
+          { tab: 't', question: q1, typing: false },
+          { tab: 'u', question: q2, typing },
+        ],
+      });
+    expect([batch(false), batch(true)].map(isTypingReport)).toEqual([false, true]);
+  });
+
+  it('counts the open questions a message names, one tab or every tab', () => {
+    const q1 = { source: 'reflexio', id: 'q1' };
+    expect(namesQuestions(records[0])).toBe(1);
+    expect(namesQuestions(records[3])).toBe(0);
+    expect(
+      namesQuestions(
+        presence(0, {
+          tabs: [
+            { tab: 't', question: q1 },
+            { tab: 'u', question: { source: 'vertesia', id: 'a' } },
+            { tab: 'v', question: null, left: q1 },
+          ],
+        }),
+      ),
+    ).toBe(2);
+    expect(namesQuestions(undefined)).toBe(0);
   });
 
   it('turns counts into a minute’s rate and finds the shortest gap', () => {
@@ -139,6 +171,7 @@ describe('judging', () => {
       'teamStreamsAfterClose',
       'teamPresenceIdle',
       'teamPresenceOpen',
+      'teamPresenceTwoOpen',
       'teamTypingReports',
       'teamPresenceTyping',
       'teamTypedText',
@@ -153,6 +186,7 @@ describe('judging', () => {
     expect(status(one({ streamsAfterClose: 2 }), 'teamStreamsAfterClose')).toBe('FAIL');
     expect(status(one({ idlePerMinute: 2 }), 'teamPresenceIdle')).toBe('FAIL');
     expect(status(one({ openPerMinute: 8 }), 'teamPresenceOpen')).toBe('FAIL');
+    expect(status(one({ twoOpenPerMinute: 12 }), 'teamPresenceTwoOpen')).toBe('FAIL');
     expect(status(one({ typingReportsPerMinute: 32 }), 'teamTypingReports')).toBe('FAIL');
     expect(status(one({ typingPerMinute: 38 }), 'teamPresenceTyping')).toBe('FAIL');
     expect(status(one({ leakedBodies: 1 }), 'teamTypedText')).toBe('FAIL');
@@ -166,6 +200,7 @@ describe('judging', () => {
     expect(status(lost, 'teamTookOver')).toBe('FAIL');
     expect(status(judgeTeam([run({ typingReports: 0 })]), 'teamMeasured')).toBe('FAIL');
     expect(status(judgeTeam([run({ openRequests: 0 })]), 'teamMeasured')).toBe('FAIL');
+    expect(status(judgeTeam([run({ twoOpenBoth: false })]), 'teamMeasured')).toBe('FAIL');
     expect(status(judgeTeam([run({ visibleTabs: 2 })]), 'teamMeasured')).toBe('FAIL');
     expect(judgeTeam([]).every((v) => v.status === 'FAIL')).toBe(true);
   });

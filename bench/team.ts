@@ -11,6 +11,8 @@
 //   3. the leading tab (the one whose page asked for the stream) closes: the next one takes over,
 //      and from then until the end of the run, the most streams held at once;
 //   4. a window with one question open in one tab: presence requests a minute;
+//   4b. a window with another question open in a second tab too: presence requests a minute
+//      (the tabs of one browser send together, through the tab holding the presence lock);
 //   5. a window of continuous typing into that question's answer (a key every 100 ms): typing
 //      reports and all presence requests a minute, the shortest gap between two typing reports,
 //      and how many presence bodies of the whole run hold any word of what was typed.
@@ -102,11 +104,30 @@ export function presenceIn(
 export function isTypingReport(record: TeamRecord): boolean {
   try {
     const body: unknown = JSON.parse(record.body);
+    if (typeof body !== 'object' || body === null) return false;
+    // One tab's message, or every tab's in one (`tabs`).
+    const { typing, tabs } = body as { typing?: unknown; tabs?: unknown };
     return (
-      typeof body === 'object' && body !== null && (body as { typing?: unknown }).typing === true
+      typing === true ||
+      (Array.isArray(tabs) &&
+        tabs.some((tab) => typeof tab === 'object' && tab !== null && tab.typing === true))
     );
   } catch {
     return false;
+  }
+}
+
+/** How many open questions a presence body names (one tab's message, or every tab's). */
+export function namesQuestions(record: TeamRecord | undefined): number {
+  if (!record) return 0;
+  try {
+    const body = JSON.parse(record.body) as { question?: unknown; tabs?: unknown };
+    const items = Array.isArray(body.tabs) ? body.tabs : [body];
+    return items.filter(
+      (item) => typeof item === 'object' && item !== null && item.question != null,
+    ).length;
+  } catch {
+    return 0;
   }
 }
 
@@ -149,6 +170,11 @@ export interface TeamRun {
   /** Presence requests a minute with one question open in one tab (2 tabs left). */
   openPerMinute: number;
   openRequests: number;
+  /** Presence requests a minute with a question open in each of two tabs. */
+  twoOpenPerMinute: number;
+  twoOpenRequests: number;
+  /** The last request of that window named both questions (both tabs counted). */
+  twoOpenBoth: boolean;
   /** Presence requests that said `typing: true`, a minute, while typing continuously. */
   typingReportsPerMinute: number;
   typingReports: number;
@@ -234,6 +260,13 @@ export function teamFigures(runs: readonly TeamRun[], initialJsBytes?: number): 
       `${windowSeconds} s window from the click that opens it (the first report counted)`,
     ),
     figure(
+      'teamPresenceTwoOpen',
+      'presence requests, a question open in each of two tabs',
+      'requests/min',
+      'twoOpenPerMinute',
+      `${windowSeconds} s window from the click that opens the second`,
+    ),
+    figure(
       'teamTypingReports',
       'typing reports while typing continuously',
       'requests/min',
@@ -288,9 +321,11 @@ export function judgeTeam(runs: readonly TeamRun[], initialJsBytes?: number): Ve
       (run) =>
         run.visibleTabs === TABS &&
         run.openRequests > 0 &&
+        run.twoOpenRequests > 0 &&
+        run.twoOpenBoth &&
         run.typingReports > 0 &&
         run.typedChars > 0,
-      'a tab was not visible, or the open question or the typing sent no presence at all',
+      'a tab was not visible, the open questions or the typing sent no presence at all, or the last message with two questions open did not name both',
     ),
   ];
 }
@@ -520,6 +555,18 @@ async function runOnce(options: {
     await sleep(openFrom + windowMs - Date.now());
     const openTo = Date.now();
 
+    // Another question open in a second tab: the browser still sends one request per 10 s.
+    const second = left[1] as Page;
+    const twoFrom = Date.now();
+    await second.locator('[data-question-id] a[data-row-link]').nth(1).click();
+    await second
+      .getByRole('dialog', { name: 'Question' })
+      .getByTestId('drawer-team')
+      .waitFor({ timeout: 15_000 });
+    await sleep(twoFrom + windowMs - Date.now());
+    const twoTo = Date.now();
+    const twoOpen = presenceIn(proxy.records, reviewer, twoFrom, twoTo);
+
     // Typing into its answer, continuously.
     const box = drawer.getByRole('textbox', { name: 'Answer' });
     await box.click();
@@ -564,6 +611,9 @@ async function runOnce(options: {
       ),
       openPerMinute: perMinute(openRequests, openFrom, openTo),
       openRequests,
+      twoOpenPerMinute: perMinute(twoOpen.length, twoFrom, twoTo),
+      twoOpenRequests: twoOpen.length,
+      twoOpenBoth: namesQuestions(twoOpen.at(-1)) >= 2,
       typingReportsPerMinute: perMinute(reports.length, typingFrom, typingTo),
       typingReports: reports.length,
       typingPerMinute: perMinute(typing.length, typingFrom, typingTo),
@@ -575,7 +625,7 @@ async function runOnce(options: {
       requests,
     };
     options.log(
-      `team run ${run}: streams ${result.streamsThreeTabs} (3 tabs), ${result.streamsAfterClose} after the leader closed (took over in ${takeoverMs ?? '–'} ms); presence/min idle ${result.idlePerMinute.toFixed(1)}, open ${result.openPerMinute.toFixed(1)}, typing ${result.typingPerMinute.toFixed(1)} (${reports.length} typing reports, shortest gap ${result.typingGapMs ?? '–'} ms); bodies with typed words ${result.leakedBodies} of ${presence.length}`,
+      `team run ${run}: streams ${result.streamsThreeTabs} (3 tabs), ${result.streamsAfterClose} after the leader closed (took over in ${takeoverMs ?? '–'} ms); presence/min idle ${result.idlePerMinute.toFixed(1)}, open ${result.openPerMinute.toFixed(1)}, two tabs open ${result.twoOpenPerMinute.toFixed(1)}, typing ${result.typingPerMinute.toFixed(1)} (${reports.length} typing reports, shortest gap ${result.typingGapMs ?? '–'} ms); bodies with typed words ${result.leakedBodies} of ${presence.length}`,
     );
     return result;
   } finally {

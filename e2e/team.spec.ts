@@ -128,6 +128,58 @@ test('Bob sees Alice viewing and typing, then gone; Bob claims, Alice is asked; 
   }
 });
 
+test("Alice's two tabs count once: one sends for both, Bob sees both questions viewed and typing", async ({
+  browser,
+  portal,
+}, testInfo) => {
+  test.slow();
+  const tag = `${testInfo.workerIndex}-${testInfo.repeatEachIndex}-${Date.now()}`;
+  const alice = `alice-${tag}@example.com`;
+  const { tenant, api, ids } = await setUp(portal, tag, [
+    'Restart the queue workers?',
+    'Purge the CDN cache?',
+  ]);
+  const [first, second] = ids as [string, string];
+  const contexts: BrowserContext[] = [];
+  try {
+    const aliceContext = await reviewer(browser, portal, alice, tenant);
+    const bobContext = await reviewer(browser, portal, `bob-${tag}@example.com`, tenant);
+    contexts.push(aliceContext, bobContext);
+    const b = await bobContext.newPage();
+    await b.goto('questions');
+    await expect(b.getByTestId('claimed-filter')).toBeVisible();
+
+    const one = await aliceContext.newPage();
+    await one.goto(`questions/${first}`);
+    await expect(drawer(one).getByTestId('drawer-team')).toBeVisible();
+    await expect(row(b, first).getByTestId('row-team')).toHaveText(`alice-${tag} viewing`);
+    // The second tab's presence goes through the first (which holds the presence lock).
+    const two = await aliceContext.newPage();
+    const sentByTwo: string[] = [];
+    two.on('request', (request) => {
+      if (request.url().includes('/portal-api/team/presence')) sentByTwo.push(request.url());
+    });
+    await two.goto(`questions/${second}`);
+    await expect(drawer(two).getByTestId('drawer-team')).toBeVisible();
+    await expect(row(b, second).getByTestId('row-team')).toHaveText(`alice-${tag} viewing`, {
+      timeout: 3000,
+    });
+    await expect(row(b, first).getByTestId('row-team')).toHaveText(`alice-${tag} viewing`);
+    await drawer(two).getByRole('textbox', { name: 'Answer' }).pressSequentially('No');
+    await expect(row(b, second).getByTestId('row-team')).toHaveText(`alice-${tag} typing`, {
+      timeout: 3000,
+    });
+    // Closing the question in the second tab: gone for Bob at once, not after the time to live.
+    await drawer(two).getByRole('button', { name: 'Close question' }).click();
+    await expect(row(b, second).getByTestId('row-team')).toBeHidden({ timeout: 3000 });
+    await expect(row(b, first).getByTestId('row-team')).toHaveText(`alice-${tag} viewing`);
+    expect(sentByTwo).toEqual([]);
+  } finally {
+    for (const context of contexts) await context.close();
+    await api.dispose();
+  }
+});
+
 test('Claim for the selected rows: Bob claims two at once, Alice is told who holds them', async ({
   browser,
   portal,

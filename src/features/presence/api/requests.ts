@@ -99,27 +99,24 @@ export async function releaseQuestions(questions: readonly TeamSubject[]): Promi
   }
 }
 
+/** What one tab has open (`question`), or that it closed one (`question: null`, `left`). */
+export interface PresenceTab {
+  tab: string;
+  question: { source: string; id: string } | null;
+  typing?: boolean;
+  left?: { source: string; id: string };
+}
+
 /**
- * This tab has `question` open (or none). Never the answer's text: only that it is being typed.
- * `keepalive` lets the last one ("none") leave with a closing tab.
+ * What the browser's tabs have open, in one request. Never the answer's text: only that it is
+ * being typed. `keepalive` lets the last one leave with a closing tab.
  */
-export function sendPresence(
-  tab: string,
-  question: TeamSubject | null,
-  typing: boolean,
-  keepalive = false,
-  left?: TeamSubject,
-): Promise<unknown> {
+export function sendPresence(tabs: readonly PresenceTab[], keepalive = false): Promise<unknown> {
   return fetch(new URL('presence', teamRoot()), {
     method: 'POST',
     credentials: 'same-origin',
     keepalive,
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      tab,
-      question: question && ref(question),
-      typing,
-      left: left && ref(left),
-    }),
+    body: JSON.stringify({ tabs }),
   }).catch(() => null);
 }
