@@ -38,14 +38,10 @@ test('bulk not applicable of 5, one of them closed meanwhile: per-question resul
   const dialog = page.getByRole('dialog', { name: 'Mark 5 questions not applicable?' });
   await expect(dialog.getByRole('button', { name: 'Keep them' })).toBeFocused();
   await expectNoA11yViolations(page, '[role="dialog"]');
-  // Someone else cancels question 3 once the batch has started (its first request is on its
-  // way), so no refresh can take it out of the batch before the reviewer confirms.
-  let cancelled = false;
-  await page.route('**/api/pending_tool_calls/*/not_applicable', async (route) => {
-    if (!cancelled) {
-      cancelled = true;
-      await mock.asOtherReviewer(ids[2] as string, 'cancel');
-    }
+  // Someone else cancels question 3 after the reviewer confirmed, just before its own request
+  // reaches the system: no refresh can take it out of the batch first.
+  await page.route(`**/api/pending_tool_calls/${ids[2]}/not_applicable`, async (route) => {
+    await mock.asOtherReviewer(ids[2] as string, 'cancel');
     await route.continue();
   });
   await dialog.getByRole('button', { name: 'Mark not applicable (5)' }).click();
