@@ -112,6 +112,8 @@ test('Alice answers, Bob sees who and edits, Alice sees both; /activity and its 
     await expect(table.getByRole('row').nth(1)).toContainText('Edit');
     await expect(table.getByRole('row').nth(1)).toContainText('No, keep staging');
     await expectNoA11yViolations(a);
+    // Drawn with Mantine's field styles (the page once loaded without them: bare browser controls).
+    await expect(a.getByRole('textbox', { name: 'Reviewer' })).toHaveCSS('height', '36px');
     // The link's own address, fetched as Alice's browser would (her SSO header on it).
     const href = await a.getByRole('link', { name: 'Download CSV' }).getAttribute('href');
     const reply = await aliceContext.request.get(new URL(href as string, a.url()).href);
@@ -128,6 +130,9 @@ test('Alice answers, Bob sees who and edits, Alice sees both; /activity and its 
       () => document.documentElement.scrollWidth - window.innerWidth,
     );
     expect(overflow).toBeLessThanOrEqual(0);
+    // The header still links here, and says who is signed in.
+    await expect(a.getByRole('link', { name: 'Activity' })).toBeVisible();
+    await expect(a.getByTestId('signed-in-reviewer')).toBeVisible();
   } finally {
     for (const context of contexts) await context.close();
     await api.dispose();

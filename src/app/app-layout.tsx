@@ -102,9 +102,9 @@ export function AppLayout() {
           <div className={classes.tools}>
             <SignedInUser />
             <LoadBoundary what="Who you are" parts={[HeaderTools]} quiet>
-              <HeaderTools className={classes.user} />
+              <HeaderTools className={classes.who} />
             </LoadBoundary>
-            <Link to={ACTIVITY_PATH} className={classes.user}>
+            <Link to={ACTIVITY_PATH} className={classes.nav}>
               Activity
             </Link>
             <NotificationsToggle />

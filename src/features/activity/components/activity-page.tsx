@@ -1,3 +1,8 @@
+// Mantine's styles for what this page draws (the first screen's are in src/app/mantine-styles.ts):
+// without them its fields, picker and table were drawn as bare browser controls.
+import '@mantine/core/styles/Input.layer.css';
+import '@mantine/core/styles/ScrollArea.layer.css';
+import '@mantine/core/styles/Table.layer.css';
 import {
   Alert,
   Anchor,

@@ -17,19 +17,21 @@ export function HeaderTools({ className }: { className?: string }) {
   if (!me.data) return null;
   const { reviewer, identity } = me.data;
   return (
-    <span className={className} style={{ display: 'inline-flex', gap: 12, alignItems: 'center' }}>
+    <span className={className}>
       {identity === 'sso' ? (
-        <span title={reviewer.id} data-testid="signed-in-reviewer">
+        <span
+          title={reviewer.id}
+          data-testid="signed-in-reviewer"
+          style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+        >
           Signed in as {reviewer.name ?? reviewer.id}
         </span>
       ) : (
-        <label style={{ display: 'inline-flex', gap: 6, alignItems: 'center' }}>
-          You are
+        <label style={{ display: 'inline-flex', gap: 6, alignItems: 'center', minWidth: 0 }}>
+          <span data-label>You are</span>
           <input
             value={name}
-            size={12}
             maxLength={200}
-            style={{ font: 'inherit', padding: '2px 6px' }}
             onChange={(event) => setName(event.currentTarget.value)}
             onBlur={() => {
               setName(writeBrowserReviewer(name));
