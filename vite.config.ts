@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { shortClassNames } from './scripts/css-names.ts';
 import { minifyPublicScripts } from './scripts/minify-public.ts';
 import { precompress } from './scripts/precompress.ts';
 import { sharedInterop } from './scripts/shared-interop.ts';
@@ -175,6 +176,9 @@ export default defineConfig({
     precompress(),
   ],
   resolve: { alias: { '@': src } },
+  css: {
+    modules: { generateScopedName: shortClassNames(fileURLToPath(new URL('.', import.meta.url))) },
+  },
   build: {
     target: 'es2022',
     sourcemap: true,
