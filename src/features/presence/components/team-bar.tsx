@@ -14,7 +14,7 @@ import {
 } from '../utils/team-policy';
 
 const choices: { value: Filter; label: string }[] = [
-  { value: 'anyone', label: 'Claimed by anyone' },
+  { value: 'anyone', label: 'Claimed' },
   { value: 'mine', label: 'Claimed by me' },
   { value: 'unclaimed', label: 'Unclaimed' },
 ];
