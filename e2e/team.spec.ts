@@ -230,6 +230,60 @@ test('Claim for the selected rows: Bob claims two at once, Alice is told who hol
   }
 });
 
+test('Claim on a look-alike group takes every ask; Release gives them all back', async ({
+  browser,
+  portal,
+}, testInfo) => {
+  test.slow();
+  const tag = `${testInfo.workerIndex}-${testInfo.repeatEachIndex}-${Date.now()}`;
+  const tenant = `team-${tag}`;
+  const api = await playwrightRequest.newContext({ baseURL: portal });
+  const mock = new MockControl(api, tenant);
+  await mock.reset('empty');
+  const ids: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    // The same question again, later (within 5 minutes of the last, an ask is a retry).
+    if (i > 0) await mock.call('POST', 'clock', { advanceMs: 6 * 60_000 });
+    const asked = await mock.ask({
+      question: 'Roll back the 4.12 release?',
+      answer_format: 'yes/no',
+      expires_in_seconds: 3600,
+    });
+    ids.push(asked.id);
+  }
+  const contexts: BrowserContext[] = [];
+  try {
+    const bob = `bob-${tag}@example.com`;
+    const bobContext = await reviewer(browser, portal, bob, tenant);
+    contexts.push(bobContext);
+    const b = await bobContext.newPage();
+    await b.goto('questions');
+    // The group's row opens the question with its asks (one ask alone opens from its own link).
+    await row(b, ids[0] as string)
+      .getByRole('link', { name: 'Roll back the 4.12 release?' })
+      .click();
+    await expect(b).toHaveURL(/asks=all$/);
+    await drawer(b).getByRole('button', { name: 'Claim all 3 asks' }).click();
+    await expect(drawer(b).getByText(/You hold this question/)).toBeVisible();
+    const held = async () => {
+      const state = (await (await bobContext.request.get('portal-api/team/state')).json()) as {
+        claims: { questionId: string; reviewer: string }[];
+      };
+      return state.claims
+        .filter((claim) => ids.includes(claim.questionId))
+        .map((claim) => `${claim.questionId} ${claim.reviewer}`)
+        .sort();
+    };
+    expect(await held()).toEqual(ids.map((id) => `${id} ${bob}`).sort());
+    await drawer(b).getByRole('button', { name: 'Release' }).click();
+    await expect(drawer(b).getByRole('button', { name: 'Claim all 3 asks' })).toBeVisible();
+    expect(await held()).toEqual([]);
+  } finally {
+    for (const context of contexts) await context.close();
+    await api.dispose();
+  }
+});
+
 test('a claim expires by itself', async ({ browser, portal }, testInfo) => {
   test.slow();
   const tag = `${testInfo.workerIndex}-${testInfo.repeatEachIndex}-${Date.now()}`;

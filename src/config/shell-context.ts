@@ -56,7 +56,11 @@ export interface PickerSpec {
  */
 export type TeamPlace =
   | { row: AuditSubject }
-  | { drawer: AuditSubject }
+  | {
+      drawer: AuditSubject;
+      /** The other asks of its look-alike group: Claim and Release take them along. */
+      also?: readonly AuditSubject[];
+    }
   | {
       /** Takes an updater (a state setter): the Claimed filter's predicate, or null. */
       onKeep: (update: () => ((question: AuditSubject) => boolean) | null) => void;

@@ -7,7 +7,7 @@ import { ClaimedFilter, ClaimSelected } from './components/team-bar';
 /** The one module the app shell loads lazily: the part for each place it is shown. */
 export function Team(props: TeamPlace) {
   if ('row' in props) return <RowTeam question={props.row} />;
-  if ('drawer' in props) return <DrawerTeam question={props.drawer} />;
+  if ('drawer' in props) return <DrawerTeam question={props.drawer} also={props.also} />;
   if ('onKeep' in props) return <ClaimedFilter onKeep={props.onKeep} onPicker={props.onPicker} />;
   return <ClaimSelected selected={props.selected} />;
 }

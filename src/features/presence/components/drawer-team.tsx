@@ -72,17 +72,34 @@ function ClaimAsk({ question, now }: { question: TeamSubject; now: number }) {
  * In the drawer: who else has the question open or is typing, who holds it, Claim / Release;
  * and, while mounted, this tab's own presence on it.
  */
-export function DrawerTeam({ question }: { question: TeamSubject }) {
+export function DrawerTeam({
+  question,
+  also = [],
+}: {
+  question: TeamSubject;
+  /** The other asks of its look-alike group, claimed and released with it. */
+  also?: readonly TeamSubject[] | undefined;
+}) {
   const { state, me, now, connection } = useTeam();
   const area = useRef<HTMLDivElement>(null);
   const pending = question.status === 'pending';
   usePresenceReport(question, area, connection !== 'absent' && pending);
   const claim = claimOn(state, question, now);
   const viewers = othersViewing(state, question, me);
+  const others = also.filter((other) => other.status === 'pending' && other.id !== question.id);
   const act = useAction(async (what: 'claim' | 'release') => {
-    if (what === 'release') return releaseQuestions([question]).then(() => null);
-    const answer = await claimQuestions([question]);
-    return answer.claimed.length > 0 ? null : (answer.refused[0]?.detail ?? 'Not claimed.');
+    const asks = [question, ...others];
+    if (what === 'release') {
+      // Only what this reviewer holds: another's claim on one of the group stays theirs.
+      const held = asks.filter((ask) => claimOn(state, ask, now)?.reviewer === me);
+      return releaseQuestions(held.length > 0 ? held : [question]).then(() => null);
+    }
+    const answer = await claimQuestions(asks);
+    if (answer.refused.length === 0) return null;
+    const detail = answer.refused[0]?.detail ?? 'Not claimed.';
+    return answer.claimed.length > 0
+      ? `Claimed ${answer.claimed.length} of ${asks.length}; ${answer.refused.length} not: ${detail}`
+      : detail;
   });
 
   if (connection === 'absent') {
@@ -127,7 +144,7 @@ export function DrawerTeam({ question }: { question: TeamSubject }) {
                 disabled={act.pending}
                 onClick={() => act.start('claim')}
               >
-                Claim
+                {others.length > 0 ? `Claim all ${others.length + 1} asks` : 'Claim'}
               </button>
             )
           )}

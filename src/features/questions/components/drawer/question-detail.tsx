@@ -331,7 +331,7 @@ function QuestionDetailBody({
 
       {Team && (
         <LoadBoundary what="Claims" parts={[Team]} quiet>
-          <Team drawer={question} />
+          <Team drawer={question} also={lookalike?.members} />
         </LoadBoundary>
       )}
 
