@@ -114,6 +114,12 @@ test('Alice answers, Bob sees who and edits, Alice sees both; /activity and its 
     await expectNoA11yViolations(a);
     // Drawn with Mantine's field styles (the page once loaded without them: bare browser controls).
     await expect(a.getByRole('textbox', { name: 'Reviewer' })).toHaveCSS('height', '36px');
+    // The source is picked among the configured ones, by name; the URL keeps its id.
+    await a.getByRole('combobox', { name: 'Source' }).selectOption({ label: 'Reflexio' });
+    await a.getByRole('button', { name: 'Apply' }).click();
+    await expect(a).toHaveURL(/source=reflexio/);
+    await expect(table.getByRole('row')).toHaveCount(2);
+    await expect(table.getByRole('row').nth(1)).toContainText('Reflexio');
     // The link's own address, fetched as Alice's browser would (her SSO header on it).
     const href = await a.getByRole('link', { name: 'Download CSV' }).getAttribute('href');
     const reply = await aliceContext.request.get(new URL(href as string, a.url()).href);

@@ -128,6 +128,48 @@ test('Bob sees Alice viewing and typing, then gone; Bob claims, Alice is asked; 
   }
 });
 
+test('Alice answers; Bob, on the same question, sees it at once in the drawer and its History, not at a poll', async ({
+  browser,
+  portal,
+}, testInfo) => {
+  test.slow();
+  const tag = `${testInfo.workerIndex}-${testInfo.repeatEachIndex}-${Date.now()}`;
+  const alice = `alice-${tag}@example.com`;
+  const { tenant, api, ids } = await setUp(portal, tag, ['Roll back the 4.13 release?']);
+  const [id] = ids as [string];
+  const contexts: BrowserContext[] = [];
+  try {
+    const aliceContext = await reviewer(browser, portal, alice, tenant);
+    const bobContext = await reviewer(browser, portal, `bob-${tag}@example.com`, tenant);
+    contexts.push(aliceContext, bobContext);
+    // Bob's portal polls every 10 minutes: what reaches him within seconds came live.
+    await bobContext.route('**/config.json', async (route) => {
+      const response = await route.fetch();
+      const config = (await response.json()) as Record<string, unknown>;
+      await route.fulfill({ response, json: { ...config, pollIntervalMs: 600_000 } });
+    });
+    const b = await bobContext.newPage();
+    await b.goto(`questions/${id}`);
+    await expect(drawer(b).getByTestId('drawer-team')).toBeVisible();
+    await expect(drawer(b).getByText('Nothing done here through the portal yet.')).toBeVisible();
+
+    const a = await aliceContext.newPage();
+    await a.goto(`questions/${id}`);
+    await expect(drawer(b).getByText(`${alice} is viewing`)).toBeVisible();
+    await drawer(a).getByRole('textbox', { name: 'Answer' }).fill('Yes, roll it back');
+    await drawer(a).getByRole('button', { name: 'Answer', exact: true }).click();
+    await expect(drawer(a).getByText(`Answered by ${alice}`)).toBeVisible();
+
+    await expect(drawer(b).getByText('Answered by someone else: “Yes, roll it back”')).toBeVisible({
+      timeout: 5000,
+    });
+    await expect(drawer(b).getByText(`Answered by ${alice}`)).toBeVisible({ timeout: 5000 });
+  } finally {
+    for (const context of contexts) await context.close();
+    await api.dispose();
+  }
+});
+
 test("Alice's two tabs count once: one sends for both, Bob sees both questions viewed and typing", async ({
   browser,
   portal,

@@ -106,7 +106,7 @@ export interface AuditCoreOptions {
   answers?: AnswerMode;
   log?: (line: string) => void;
   /** After a system accepted an action: its questions (the team's claims on them go). */
-  onAccepted?: (sourceId: string, questionIds: string[]) => Promise<void>;
+  onAccepted?: (sourceId: string, questionIds: string[], reviewer: string) => Promise<void>;
   /** Tests: an error thrown instead of writing the attempt. */
   failWrites?: () => Error | null;
 }
@@ -229,6 +229,7 @@ export function createAuditCore(options: AuditCoreOptions): Audit {
       await options.onAccepted(
         call.source.id,
         actions.map((action) => action.questionId),
+        reviewer.id,
       );
     }
     const headers = new Headers(response.headers);

@@ -84,9 +84,22 @@ export interface Viewer {
   typing: boolean;
 }
 
+/** A question a reviewer acted on through the portal (answer, edit, not applicable, cancel). */
+export interface Acted {
+  sourceId: string;
+  questionId: string;
+  reviewer: string;
+  at: string;
+}
+
 export interface TeamSnapshot {
   viewers: Viewer[];
   claims: Claim[];
+  /**
+   * The last minute's actions (at most 100): other reviewers' browsers refresh that question's
+   * History, who acted and, when it is open, the question itself, without waiting for a poll.
+   */
+  acted: Acted[];
   /** The server's clock, so a browser with a skewed one still counts claims down right. */
   serverTime: string;
 }
@@ -112,6 +125,8 @@ const PRESENCE_TABS_MAX = 16;
 const CLAIMS_BODY_MAX = 40 * 1024;
 const ID_MAX = 300;
 const STREAMS_PER_REVIEWER = 20;
+const ACTED_KEEP_MS = 60_000;
+const ACTED_MAX = 100;
 const HEARTBEAT_MS = 15_000;
 /** Requests per reviewer per minute, per kind. */
 const RATE = { presence: 120, claims: 120 };
@@ -149,8 +164,11 @@ export interface Team {
    * instead of the one the request names (the demo's simulated colleague).
    */
   api(request: Request, innerPath: string, as?: Reviewer): Promise<Response | null>;
-  /** A question was answered through the portal: its claims go. */
-  answered(sourceId: string, questionIds: string[]): Promise<void>;
+  /**
+   * A question was answered through the portal: its claims go, and every stream hears who acted
+   * on it.
+   */
+  answered(sourceId: string, questionIds: string[], reviewer?: string): Promise<void>;
   /** Claims changed outside the team's routes (the demo's reset): every stream hears of it. */
   claimsChanged(): Promise<void>;
   close(): Promise<void>;
@@ -171,6 +189,18 @@ export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
   }>();
   const counters = new Map<string, { windowStart: number; count: number }>();
   let claims: Claim[] = await store.list().catch(() => []);
+  let acted: Acted[] = [];
+  const recentActed = (at: number) =>
+    acted.filter((entry) => at - Date.parse(entry.at) < ACTED_KEEP_MS);
+  const noteActed = (sourceId: string, questionIds: readonly string[], reviewer: string) => {
+    const at = now();
+    const stamp = new Date(at).toISOString();
+    acted = [
+      ...recentActed(at),
+      ...questionIds.map((questionId) => ({ sourceId, questionId, reviewer, at: stamp })),
+    ].slice(-ACTED_MAX);
+    broadcast();
+  };
 
   const limited = (kind: keyof typeof RATE, reviewer: string): boolean => {
     const key = `${kind}\n${reviewer}`;
@@ -205,6 +235,7 @@ export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
     return {
       viewers: [...byKey.values()],
       claims: claims.filter((claim) => Date.parse(claim.expiresAt) > at),
+      acted: recentActed(at),
       serverTime: new Date(at).toISOString(),
     };
   };
@@ -257,7 +288,15 @@ export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
   };
   const unsubscribe = bus
     ? await bus.subscribe((message) => {
-        let parsed: { replica?: string; kind?: string; tab?: string; entry?: Seen | null };
+        let parsed: {
+          replica?: string;
+          kind?: string;
+          tab?: string;
+          entry?: Seen | null;
+          sourceId?: unknown;
+          questionIds?: unknown;
+          reviewer?: unknown;
+        };
         try {
           parsed = JSON.parse(message);
         } catch {
@@ -265,6 +304,15 @@ export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
         }
         if (parsed.replica === replica) return;
         if (parsed.kind === 'claims') void reloadClaims();
+        if (
+          parsed.kind === 'acted' &&
+          typeof parsed.sourceId === 'string' &&
+          typeof parsed.reviewer === 'string' &&
+          Array.isArray(parsed.questionIds)
+        ) {
+          const ids = parsed.questionIds.filter((id): id is string => typeof id === 'string');
+          noteActed(parsed.sourceId, ids.slice(0, ACTED_MAX), parsed.reviewer);
+        }
         if (parsed.kind === 'presence' && typeof parsed.tab === 'string') {
           const tab = `${parsed.replica}:${parsed.tab}`;
           if (parsed.entry) {
@@ -532,7 +580,10 @@ export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
 
   return {
     api,
-    async answered(sourceId, questionIds) {
+    async answered(sourceId, questionIds, reviewer = '') {
+      noteActed(sourceId, questionIds, reviewer);
+      // A NOTIFY payload holds under 8,000 bytes: 20 ids of up to 300 characters fit.
+      publish({ kind: 'acted', sourceId, questionIds: questionIds.slice(0, 20), reviewer });
       try {
         const dropped = await store.drop(sourceId, questionIds, null);
         if (dropped.length > 0) await claimsChanged();

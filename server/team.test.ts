@@ -199,6 +199,30 @@ describe('claims', () => {
     expect((await call('bob@example.com', 'GET', 'state')).body.claims).toEqual([]);
   });
 
+  it('tells every stream who acted on which question, for a minute', async () => {
+    let clock = 1_000_000;
+    const target = await team({ now: () => clock });
+    const call = caller(target);
+    await target.answered('vertesia', ['a1', 'a2'], 'alice@example.com');
+    const acted = (await call('bob@example.com', 'GET', 'state')).body.acted as unknown[];
+    expect(acted).toEqual([
+      {
+        sourceId: 'vertesia',
+        questionId: 'a1',
+        reviewer: 'alice@example.com',
+        at: new Date(clock).toISOString(),
+      },
+      {
+        sourceId: 'vertesia',
+        questionId: 'a2',
+        reviewer: 'alice@example.com',
+        at: new Date(clock).toISOString(),
+      },
+    ]);
+    clock += 60_000;
+    expect((await call('bob@example.com', 'GET', 'state')).body.acted).toEqual([]);
+  });
+
   it('streams the state as Server-Sent Events, first the whole of it', async () => {
     const target = await team();
     const abort = new AbortController();
@@ -277,6 +301,10 @@ describe.skipIf(!postgresAvailable())('two replicas on one PostgreSQL', () => {
     expect(await untilB('"viewers":[{')).toContain('alice@example.com');
     await caller(a)('alice@example.com', 'POST', 'claim', { questions: [question] });
     expect(await untilB('"claims":[{')).toContain('"reviewer":"alice@example.com"');
+    await a.answered('reflexio', ['q1'], 'alice@example.com');
+    expect(await untilB('"acted":[{')).toContain(
+      '"questionId":"q1","reviewer":"alice@example.com"',
+    );
     await reader?.cancel();
   }, 60_000);
 });

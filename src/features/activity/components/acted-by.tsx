@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useActedOn } from '@/config/acted';
 import { fetchActivity } from '../api/requests';
 import type { ActivityEntry } from '../api/schemas';
 import { accepted, auditQuestionId, shortReviewer } from '../utils/describe';
@@ -43,12 +44,14 @@ export function ActedBy({
   question: { id: string; status: string; source: { id: string; kind: string } };
 }) {
   const id = auditQuestionId(question);
-  const { data } = useQuery({
+  const { data, refetch } = useQuery({
     queryKey: ['activity', 'acted-by', question.source.id, id, question.status],
     queryFn: () => lastActor(id),
     staleTime: 60_000,
     retry: false,
   });
+  // Another reviewer edited it: their name now, not once this is a minute old.
+  useActedOn([question], () => void refetch());
   if (!data) return null;
   return (
     <span title={`${data.reviewer}, through the portal`} data-testid="acted-by">

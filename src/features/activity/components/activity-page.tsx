@@ -17,6 +17,7 @@ import {
 } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useMemo } from 'react';
+import { sourceLabel, useRuntimeConfig } from '@/config/runtime-config';
 import { describeError } from '@/lib/describe-error';
 import { formatExact } from '@/lib/format-time';
 import { markFirstScreenShown } from '@/lib/idle';
@@ -57,6 +58,7 @@ export function ActivityPage({
     return out;
   }, [params]);
   const cursor = Number(params.get('cursor')) || null;
+  const { sources } = useRuntimeConfig();
   const me = useQuery(activityQueries.me());
   // This page is the first screen here: the header's parts wait for it, not for a list.
   useEffect(markFirstScreenShown, []);
@@ -96,13 +98,26 @@ export function ActivityPage({
   }
 
   const entries = page.data?.entries;
+  const labels = new Map(sources.map((source) => [source.id, sourceLabel(source)]));
   return (
     <Stack maw={1200} mx="auto" p="md" gap="md">
       <Title order={2}>Activity</Title>
       <form onSubmit={apply} key={params.toString()} aria-label="Filter the activity">
         <Group align="end" gap="sm" wrap="wrap">
           <TextInput label="Reviewer" name="reviewer" defaultValue={filter.reviewer ?? ''} />
-          <TextInput label="Source" name="source" defaultValue={filter.source ?? ''} w={120} />
+          <NativeSelect
+            label="Source"
+            name="source"
+            defaultValue={filter.source ?? ''}
+            data={[
+              { value: '', label: 'Any' },
+              ...sources.map((source) => ({ value: source.id, label: sourceLabel(source) })),
+              // A source the URL names that config.json no longer lists stays choosable.
+              ...(filter.source && !sources.some((source) => source.id === filter.source)
+                ? [{ value: filter.source, label: filter.source }]
+                : []),
+            ]}
+          />
           <NativeSelect
             label="Action"
             name="action"
@@ -160,7 +175,7 @@ export function ActivityPage({
                     </Table.Td>
                     <Table.Td>{entry.reviewer}</Table.Td>
                     <Table.Td>{ACTION_LABELS[entry.action] ?? entry.action}</Table.Td>
-                    <Table.Td>{entry.sourceId}</Table.Td>
+                    <Table.Td>{labels.get(entry.sourceId) ?? entry.sourceId}</Table.Td>
                     <Table.Td style={{ wordBreak: 'break-all' }}>{entry.questionId}</Table.Td>
                     <Table.Td>
                       {ok === null

@@ -1,6 +1,8 @@
 import { Alert, Button, Code, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { TimeAgo } from '@/components/time-ago';
+import { useActedOn } from '@/config/acted';
+import { useRuntimeConfig } from '@/config/runtime-config';
 import { describeError } from '@/lib/describe-error';
 import { activityQueries } from '../api/queries';
 import type { ActivityEntry } from '../api/schemas';
@@ -60,7 +62,16 @@ function Entry({
 export function QuestionHistory({ questions }: { questions: readonly HistorySubject[] }) {
   const ids = questions.map(auditQuestionId);
   const me = useQuery(activityQueries.me());
-  const history = useQuery({ ...activityQueries.questions(ids), enabled: me.data != null });
+  const { pollIntervalMs } = useRuntimeConfig();
+  const history = useQuery({
+    ...activityQueries.questions(ids),
+    // As often as the list, and no more often than every 15 s: another reviewer's actions come
+    // live (below); this is for whatever the stream missed.
+    refetchInterval: Math.max(15_000, pollIntervalMs),
+    enabled: me.data != null,
+  });
+  // Another reviewer acted on one of them: their entry now, not at the next 15 s refresh.
+  useActedOn(questions, () => void history.refetch());
   const heading = (
     <Title order={3} size="h5" id="question-history">
       History

@@ -31,6 +31,18 @@ export const teamStateSchema = lazySchema(() =>
   z.looseObject({
     viewers: z.array(viewerSchema()).check(z.maxLength(10_000)),
     claims: z.array(claimSchema()).check(z.maxLength(100_000)),
+    acted: z.optional(
+      z
+        .array(
+          z.looseObject({
+            sourceId: z.string(),
+            questionId: z.string(),
+            reviewer: z.string(),
+            at: z.string(),
+          }),
+        )
+        .check(z.maxLength(100)),
+    ),
     serverTime: z.string(),
   }),
 );

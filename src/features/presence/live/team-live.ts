@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import * as z from 'zod/mini';
+import { ACTED_EVENT, type ActedEventDetail } from '@/config/acted';
 import { lazySchema } from '@/lib/lazy-schema';
 import { teamKeys } from '../api/queries';
 import { teamRoot } from '../api/requests';
@@ -112,10 +113,29 @@ export function createTeamLive({
     connection = next;
     queryClient.setQueryData(teamKeys.connection(), next);
   };
+  // What others did through the portal: told to this page's parts once each (not what was
+  // already there when the page first heard the stream: the page loaded after it).
+  let actedSeen: Set<string> | null = null;
+  const tellActed = (state: TeamState) => {
+    const me = queryClient.getQueryData<string | null>(teamKeys.me()) ?? null;
+    const entries = state.acted ?? [];
+    const keys = entries.map((entry) => `${entry.sourceId}\n${entry.questionId}\n${entry.at}`);
+    const fresh = actedSeen
+      ? entries.filter((entry, i) => !actedSeen?.has(keys[i] as string) && entry.reviewer !== me)
+      : [];
+    actedSeen = new Set(keys);
+    if (fresh.length === 0 || typeof document === 'undefined') return;
+    const detail: ActedEventDetail = fresh.map(({ sourceId, questionId }) => ({
+      sourceId,
+      questionId,
+    }));
+    document.dispatchEvent(new CustomEvent(ACTED_EVENT, { detail }));
+  };
   const apply = (state: TeamState) => {
     offset = serverOffset(state, Date.now());
     last = state;
     queryClient.setQueryData(teamKeys.state(), state);
+    tellActed(state);
   };
 
   const close = () => {

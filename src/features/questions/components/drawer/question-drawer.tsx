@@ -13,6 +13,7 @@ import { type ReactNode, useEffect, useId, useState } from 'react';
 import { PartBoundary } from '@/components/part-boundary';
 import { SessionEndedAlert } from '@/components/session-ended-alert';
 import { WarmUp } from '@/components/warm-up';
+import { useActedOn } from '@/config/acted';
 import { useRuntimeConfig } from '@/config/runtime-config';
 import { useAboveApp } from '@/lib/above-app';
 import { isApiError, isSignedOut } from '@/lib/api-client';
@@ -121,6 +122,11 @@ function QuestionPanel({
   // Said in so many words, unless the session ended (its own alert is above): the question may be
   // out of date, and is read again with every refresh.
   const stale = readFailed && !isSignedOut(detail.error);
+  // Another reviewer answered, edited or closed it (the team's live stream says so): read it now,
+  // before this reviewer sends into a conflict, not at the next poll.
+  useActedOn(shown ? [shown] : [], () => {
+    if (readOnly === null) void detail.refetch();
+  });
   if (shown)
     return (
       <>
