@@ -468,6 +468,17 @@ async function startPortal(root: string, port: number, allowedHost: string): Pro
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
+/**
+ * Waits until `from + windowMs` has passed and returns exactly that end: a window is then always
+ * `windowMs` long. (Timers may fire a millisecond early by Date.now(): 3 requests in 29,999 ms
+ * read 6.0002 a minute, over a bound of 6 the page keeps exactly.)
+ */
+async function windowEnd(from: number, windowMs: number): Promise<number> {
+  const end = from + windowMs;
+  while (Date.now() < end) await sleep(end - Date.now() + 1);
+  return end;
+}
+
 async function waitFor(check: () => boolean, timeoutMs: number): Promise<boolean> {
   const until = Date.now() + timeoutMs;
   while (!check()) {
@@ -528,8 +539,7 @@ async function runOnce(options: {
 
     // No question open: presence requests.
     const idleFrom = Date.now();
-    await sleep(windowMs);
-    const idleTo = Date.now();
+    const idleTo = await windowEnd(idleFrom, windowMs);
 
     // The leading tab closes; the next takes the lock and opens the stream.
     const leader = [...streamPages].at(-1) ?? (pages[0] as Page);
@@ -552,8 +562,7 @@ async function runOnce(options: {
     await page.locator('[data-question-id] a[data-row-link]').first().click();
     const drawer = page.getByRole('dialog', { name: 'Question' });
     await drawer.getByTestId('drawer-team').waitFor({ timeout: 15_000 });
-    await sleep(openFrom + windowMs - Date.now());
-    const openTo = Date.now();
+    const openTo = await windowEnd(openFrom, windowMs);
 
     // Another question open in a second tab: the browser still sends one request per 10 s.
     const second = left[1] as Page;
@@ -563,8 +572,7 @@ async function runOnce(options: {
       .getByRole('dialog', { name: 'Question' })
       .getByTestId('drawer-team')
       .waitFor({ timeout: 15_000 });
-    await sleep(twoFrom + windowMs - Date.now());
-    const twoTo = Date.now();
+    const twoTo = await windowEnd(twoFrom, windowMs);
     const twoOpen = presenceIn(proxy.records, reviewer, twoFrom, twoTo);
 
     // Typing into its answer, continuously.
@@ -582,7 +590,8 @@ async function runOnce(options: {
         await sleep(KEY_DELAY_MS);
       }
     }
-    const typingTo = Date.now();
+    // The loop ran until the window's end; what came after it is not the window's.
+    const typingTo = typingFrom + windowMs;
     const typedChars = (await box.inputValue()).length;
     await sleep(1_000);
     const end = Date.now();
