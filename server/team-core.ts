@@ -121,11 +121,12 @@ const TYPING_MS = 5000;
 /** A presence message: one entry per tab of the browser, up to PRESENCE_TABS_MAX. */
 const PRESENCE_BODY_MAX = 16 * 1024;
 const PRESENCE_TABS_MAX = 16;
-/** A claim or release: up to 100 questions of {source ≤ 64, id ≤ 300}. */
-const CLAIMS_BODY_MAX = 40 * 1024;
+/** A claim or release: up to 100 questions of {source ≤ 64, id ≤ 300, kind ≤ 16}. */
+const CLAIMS_BODY_MAX = 48 * 1024;
 const ID_MAX = 300;
 const STREAMS_PER_REVIEWER = 20;
 const ACTED_KEEP_MS = 60_000;
+const KINDS = ['reflexio', 'vertesia', 'bilby'];
 const ACTED_MAX = 100;
 const HEARTBEAT_MS = 15_000;
 /** Requests per reviewer per minute, per kind. */
@@ -328,22 +329,39 @@ export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
       })
     : null;
 
-  const audit = async (reviewer: Reviewer, changed: Claim[], action: 'claim' | 'release') => {
+  const audit = async (
+    reviewer: Reviewer,
+    changed: Claim[],
+    action: 'claim' | 'release',
+    kinds: ReadonlyMap<string, string>,
+  ) => {
     if (changed.length === 0) return;
     const requestId = globalThis.crypto.randomUUID();
     try {
       await trail.insertAttempts(
-        changed.map((claim) => ({
-          requestId,
-          reviewer: reviewer.id,
-          reviewerName: reviewer.name,
-          sourceId: claim.sourceId,
-          sourceKind: claim.sourceId,
-          questionId: claim.questionId,
-          action,
-          answer: null,
-          answerMode: 'none' as const,
-        })),
+        changed
+          .map((claim) => {
+            // The trail names a question as its system does (the audited actions do): the inbox's
+            // `<source>:` prefix on other systems' ids goes, so History finds claims with answers.
+            const kind = kinds.get(`${claim.sourceId}\n${claim.questionId}`) ?? claim.sourceId;
+            const prefix = `${claim.sourceId}:`;
+            const questionId =
+              kind !== 'reflexio' && claim.questionId.startsWith(prefix)
+                ? claim.questionId.slice(prefix.length)
+                : claim.questionId;
+            return { claim, kind, questionId };
+          })
+          .map(({ claim, kind, questionId }) => ({
+            requestId,
+            reviewer: reviewer.id,
+            reviewerName: reviewer.name,
+            sourceId: claim.sourceId,
+            sourceKind: kind,
+            questionId,
+            action,
+            answer: null,
+            answerMode: 'none' as const,
+          })),
       );
       await trail.insertOutcome({ requestId, status: 200, detail: null });
     } catch (error) {
@@ -373,17 +391,28 @@ export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
   const questionsOf = (body: Record<string, unknown>) => {
     const list = Array.isArray(body.questions) ? body.questions : [];
     if (list.length === 0 || list.length > 100) return null;
-    const out: { sourceId: string; questionId: string }[] = [];
+    const out: { sourceId: string; questionId: string; kind: string | null }[] = [];
     for (const item of list) {
       const record =
         typeof item === 'object' && item !== null ? (item as Record<string, unknown>) : {};
       const sourceId = text(record.source, 64);
       const questionId = text(record.id);
       if (!sourceId || !questionId) return null;
-      out.push({ sourceId, questionId });
+      // Which system it is, for the trail's record only (claims are keyed by source and id).
+      const kind = text(record.kind, 16);
+      out.push({ sourceId, questionId, kind: kind && KINDS.includes(kind) ? kind : null });
     }
     return out;
   };
+
+  const kindsOf = (
+    questions: readonly { sourceId: string; questionId: string; kind: string | null }[],
+  ) =>
+    new Map(
+      questions.flatMap((q) =>
+        q.kind ? [[`${q.sourceId}\n${q.questionId}`, q.kind] as const] : [],
+      ),
+    );
 
   const events = (request: Request, reviewer: Reviewer): Response => {
     if ([...streams].filter((s) => s.reviewer === reviewer.id).length >= STREAMS_PER_REVIEWER) {
@@ -536,7 +565,7 @@ export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
           for (const { sourceId, questionId } of questions) {
             released.push(...(await store.drop(sourceId, [questionId], reviewer.id)));
           }
-          await audit(reviewer, released, 'release');
+          await audit(reviewer, released, 'release', kindsOf(questions));
           await claimsChanged();
           return json(200, { released });
         }
@@ -564,7 +593,7 @@ export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
               detail: `You already hold ${config.maxClaims} claims, the most one reviewer may: release some first.`,
             });
         }
-        await audit(reviewer, claimed, 'claim');
+        await audit(reviewer, claimed, 'claim', kindsOf(questions));
         await claimsChanged();
         return json(claimed.length === 0 && refused.length > 0 ? 409 : 200, {
           claimed,

@@ -160,6 +160,31 @@ describe('claims', () => {
     ]);
   });
 
+  it("records a claim of another system's question under that system's own id and kind", async () => {
+    const call = caller(await team());
+    const ask = { source: 'vertesia-prod', kind: 'vertesia', id: 'vertesia-prod:a1' };
+    expect((await call('alice@example.com', 'POST', 'claim', { questions: [ask] })).status).toBe(
+      200,
+    );
+    await call('alice@example.com', 'POST', 'release', { questions: [ask] });
+    const entries = await listEntries(
+      db,
+      { reviewer: 'alice@example.com' },
+      { cursor: null, limit: 10 },
+    );
+    expect(
+      entries.entries.map((entry) => [
+        entry.action,
+        entry.sourceId,
+        entry.sourceKind,
+        entry.questionId,
+      ]),
+    ).toEqual([
+      ['release', 'vertesia-prod', 'vertesia', 'a1'],
+      ['claim', 'vertesia-prod', 'vertesia', 'a1'],
+    ]);
+  });
+
   it('caps the claims one reviewer holds', async () => {
     const call = caller(await team({ config: { maxClaims: 2 } }));
     const many = await call('alice@example.com', 'POST', 'claim', {
@@ -174,6 +199,7 @@ describe('claims', () => {
     const questions = Array.from({ length: 100 }, (_, i) => ({
       source: 'r'.repeat(64),
       id: `${i}`.padStart(300, 'q'),
+      kind: 'x'.repeat(16),
     }));
     const claimed = await call('alice@example.com', 'POST', 'claim', { questions });
     expect(claimed.status).toBe(200);

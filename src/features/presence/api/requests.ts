@@ -43,6 +43,8 @@ export async function fetchTeamState(signal?: AbortSignal): Promise<TeamState> {
 }
 
 const ref = (q: TeamSubject) => ({ source: q.source.id, id: q.id });
+/** For claims: the system's kind too, so the trail names the question as its system does. */
+const claimRef = (q: TeamSubject) => ({ ...ref(q), kind: q.source.kind });
 
 /** The most questions one claim or release names (the server's cap). */
 const PER_REQUEST = 100;
@@ -72,7 +74,7 @@ async function claimBatch(questions: readonly TeamSubject[]): Promise<ClaimAnswe
     method: 'POST',
     credentials: 'same-origin',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ questions: questions.map(ref) }),
+    body: JSON.stringify({ questions: questions.map(claimRef) }),
   });
   const data: unknown = await response.json().catch(() => null);
   // 409: none could be claimed; the body says why, as on a 200.
@@ -95,7 +97,7 @@ async function claimBatch(questions: readonly TeamSubject[]): Promise<ClaimAnswe
 
 export async function releaseQuestions(questions: readonly TeamSubject[]): Promise<void> {
   for (const batch of inBatches(questions)) {
-    await client().request('release', { method: 'POST', body: { questions: batch.map(ref) } });
+    await client().request('release', { method: 'POST', body: { questions: batch.map(claimRef) } });
   }
 }
 
