@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { lazySchema } from '@/lib/lazy-schema';
 import { type PresenceTab, sendPresence } from '../api/requests';
-import { createStreamLeader, type StreamLeader } from './team-live';
+import { createStreamLeader, readTabMessage, type StreamLeader } from './team-live';
 
 /** A heartbeat while a question is open: ≤ 1 request per 10 s per browser; none while none is. */
 export const HEARTBEAT_MS = 10_000;
@@ -175,16 +175,8 @@ export function createPresenceRelay({
   };
 
   const onMessage = (event: MessageEvent<unknown>) => {
-    if (typeof event.data !== 'string' || event.data.length > MAX_MESSAGE_CHARS) return;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(event.data);
-    } catch {
-      return;
-    }
-    const parsed = channelMessage().safeParse(raw);
-    if (!parsed.success) return;
-    const message = parsed.data;
+    const message = readTabMessage(event.data, channelMessage(), MAX_MESSAGE_CHARS);
+    if (!message) return;
     if (message.kind === 'hello') {
       if (mine) report({ kind: 'tick', tab, question: mine, typing: false });
       return;

@@ -32,6 +32,26 @@ const connections = ['connecting', 'live', 'reconnecting', 'absent'] as const;
 const asConnection = (value: string): Connection =>
   (connections as readonly string[]).includes(value) ? (value as Connection) : 'reconnecting';
 
+/**
+ * A message from another tab of this browser: JSON text no longer than `maxChars`, read with
+ * `schema`; null for anything else (another page of the origin may post garbage).
+ */
+export function readTabMessage<T>(
+  data: unknown,
+  schema: { safeParse(value: unknown): { success: true; data: T } | { success: false } },
+  maxChars: number,
+): T | null {
+  if (typeof data !== 'string' || data.length > maxChars) return null;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(data);
+  } catch {
+    return null;
+  }
+  const parsed = schema.safeParse(raw);
+  return parsed.success ? parsed.data : null;
+}
+
 /** Who holds the stream among the tabs: the tab holding the Web Lock (until it closes). */
 export interface StreamLeader {
   isLeader(): boolean;
@@ -206,16 +226,8 @@ export function createTeamLive({
   };
 
   const onMessage = (event: MessageEvent<unknown>) => {
-    if (typeof event.data !== 'string' || event.data.length > MAX_MESSAGE_CHARS) return;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(event.data);
-    } catch {
-      return;
-    }
-    const message = channelMessage().safeParse(raw);
-    if (!message.success) return;
-    const data = message.data;
+    const data = readTabMessage(event.data, channelMessage(), MAX_MESSAGE_CHARS);
+    if (!data) return;
     if (data.type === 'hello') {
       if (leader.isLeader()) {
         if (last) post({ type: 'state', state: last, connection });
