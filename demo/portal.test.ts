@@ -421,7 +421,15 @@ describe('Sam on his own', () => {
       if (sam) seen.add(sam.sourceId);
       if (sam?.typing) typed.add(sam.sourceId);
       if (!sam && seen.size > 0) left++;
-      for (const claim of state.claims) claimed.add(`${claim.sourceId}:${claim.questionId}`);
+      for (const claim of state.claims) {
+        // The trail names a question as its system does, without the inbox's `<source>:` prefix.
+        const prefix = `${claim.sourceId}:`;
+        const own =
+          claim.sourceId !== 'reflexio' && claim.questionId.startsWith(prefix)
+            ? claim.questionId.slice(prefix.length)
+            : claim.questionId;
+        claimed.add(`${claim.sourceId}:${own}`);
+      }
     }
     expect([...seen].sort()).toEqual(['bilby', 'reflexio', 'vertesia']);
     expect(typed.size).toBeGreaterThan(1);
