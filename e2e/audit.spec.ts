@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import {
   type Browser,
   type BrowserContext,
@@ -8,8 +5,8 @@ import {
   expect,
   request as playwrightRequest,
 } from '@playwright/test';
-import { freePort, startPortalProcess } from '../scripts/portal-process.ts';
 import { drawer, expectNoA11yViolations, MockControl, row } from './fixtures';
+import { startReviewerPortal } from './reviewer-portal';
 
 /**
  * Who did what, behind an SSO proxy: a portal server of its own (per worker, on a port of its
@@ -20,20 +17,9 @@ const test = base.extend<object, { portal: string }>({
   portal: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright's fixture signature.
     async ({}, use) => {
-      const port = await freePort();
-      const dataDir = mkdtempSync(path.join(tmpdir(), 'qi-e2e-audit-'));
-      const server = await startPortalProcess({
-        ...process.env,
-        PORT: String(port),
-        REVIEWER_HEADER: 'X-Forwarded-Email',
-        DATA_DIR: dataDir,
-        MOCK_SEED: 'empty',
-        MOCK_SIMULATOR_SECONDS: '0',
-        MOCK_LATENCY_MS: '0',
-      });
-      await use(`http://localhost:${port}/`);
-      await server.stop();
-      rmSync(dataDir, { recursive: true, force: true });
+      const portal = await startReviewerPortal();
+      await use(portal.url);
+      await portal.stop();
     },
     { scope: 'worker', timeout: 150_000 },
   ],

@@ -1,14 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import {
   type BrowserContext,
   test as base,
   expect,
   request as playwrightRequest,
 } from '@playwright/test';
-import { freePort, startPortalProcess } from '../scripts/portal-process.ts';
 import { drawer, MockControl, row } from './fixtures';
+import { startReviewerPortal } from './reviewer-portal';
 
 /**
  * Who is on it: a portal server of its own (per worker) with REVIEWER_HEADER=X-Forwarded-Email,
@@ -18,22 +15,12 @@ const test = base.extend<{ scene: Scene }, { portal: string }>({
   portal: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright's fixture signature.
     async ({}, use) => {
-      const port = await freePort();
-      const dataDir = mkdtempSync(path.join(tmpdir(), 'qi-e2e-team-'));
-      const server = await startPortalProcess({
-        ...process.env,
-        PORT: String(port),
-        REVIEWER_HEADER: 'X-Forwarded-Email',
-        DATA_DIR: dataDir,
-        MOCK_SEED: 'empty',
-        MOCK_SIMULATOR_SECONDS: '0',
-        MOCK_LATENCY_MS: '0',
+      const portal = await startReviewerPortal({
         PRESENCE_TTL_SECONDS: '12',
         CLAIM_MINUTES: '0.5',
       });
-      await use(`http://localhost:${port}/`);
-      await server.stop();
-      rmSync(dataDir, { recursive: true, force: true });
+      await use(portal.url);
+      await portal.stop();
     },
     { scope: 'worker', timeout: 150_000 },
   ],
