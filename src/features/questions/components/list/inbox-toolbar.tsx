@@ -144,7 +144,7 @@ export const InboxToolbar = memo(function InboxToolbar({
           <Picker
             key={picker.label}
             {...picker}
-            className={classes.fit}
+            className={`${classes.fit} ${classes.more}`}
             onChange={(event) => onChange(event.currentTarget.value)}
           />
         ))}
