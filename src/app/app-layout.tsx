@@ -10,7 +10,7 @@ import { useIsCovered } from '@/lib/covering-layer';
 import classes from './app-layout.module.css';
 import { HeaderTools } from './audit-parts';
 import { NotificationsToggle } from './notifications-toggle';
-import { StatusBanners } from './status-banners';
+import { ClockNotice, StatusBanners } from './status-banners';
 import { useSignedInUser } from './use-signed-in-user';
 
 // Only token mode asks for a key; proxy deployments never download the form.
@@ -127,6 +127,7 @@ export function AppLayout() {
         ) : (
           <Outlet />
         )}
+        <ClockNotice />
       </main>
     </div>
   );

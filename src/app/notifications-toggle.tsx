@@ -1,12 +1,16 @@
 import { IconBell, IconBellOff, IconBellRinging } from '@tabler/icons-react';
-import { desktopNotifications, useDesktopNotificationState } from '@/lib/desktop-notifications';
+import {
+  type DesktopNotificationState,
+  desktopNotifications,
+  useDesktopNotificationState,
+} from '@/lib/desktop-notifications';
 import classes from './app-layout.module.css';
 
-// The toasts' code loads with the notifications host, after the first screen: not in the header's.
-const toast = (message: { color: string; title: string; message: string }) =>
-  void import('@mantine/notifications').then(({ notifications }) => notifications.show(message));
+// What it says when pressed loads with the toasts' code, after the first screen: not in the header's.
+const say = (state: DesktopNotificationState) =>
+  void import('./notifications-toasts').then((m) => m.sayToggled(state));
 
-const BLOCKED_HELP =
+export const BLOCKED_HELP =
   'This browser blocks notifications from this site. Allow them in the site settings (the icon left of the address), then turn them on here.';
 
 /**
@@ -23,31 +27,9 @@ export function NotificationsToggle() {
     ? 'Desktop notifications: blocked by the browser'
     : `Desktop notifications: ${on ? 'on' : 'off'}`;
   const toggle = async () => {
-    if (blocked) {
-      toast({ color: 'orange', title: 'Notifications are blocked', message: BLOCKED_HELP });
-      return;
-    }
-    if (on) {
-      store.turnOff();
-      return;
-    }
-    const result = await store.turnOn();
-    if (result === 'blocked') {
-      toast({ color: 'orange', title: 'Notifications are blocked', message: BLOCKED_HELP });
-    } else if (result === 'off') {
-      toast({
-        color: 'gray',
-        title: 'Notifications stay off',
-        message: 'The browser did not allow them. Turn them on again to be asked once more.',
-      });
-    } else {
-      toast({
-        color: 'teal',
-        title: 'Desktop notifications on',
-        message:
-          'You will be told of new questions and of questions about to expire while you are in another tab or app.',
-      });
-    }
+    if (blocked) say('blocked');
+    else if (on) store.turnOff();
+    else say(await store.turnOn());
   };
   return (
     <button

@@ -12,7 +12,12 @@ const ClockSkewNotice = lazyPart(() =>
   import('@/components/clock-skew-notice').then((m) => m.ClockSkewNotice),
 );
 
-function ClockNotice() {
+/**
+ * Under the page's content, not above it: it comes a moment after the first list (the skew is
+ * learnt from the list's own responses, and its code loads then), and above the list it pushed
+ * every row down under a reviewer's pointer as they clicked.
+ */
+export function ClockNotice() {
   const clock = useClock();
   const read = () => Math.round(clock.skewMs() / 60_000);
   const minutes = useSyncExternalStore(clock.subscribe, read, read);
@@ -51,5 +56,5 @@ export function StatusBanners() {
       </Alert>
     );
   }
-  return <ClockNotice />;
+  return null;
 }

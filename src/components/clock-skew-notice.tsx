@@ -41,7 +41,7 @@ export function ClockSkewNotice() {
     <Alert
       color="gray"
       variant="light"
-      mb="md"
+      mt="md"
       role="status"
       withCloseButton
       closeButtonLabel="Dismiss"

@@ -11,6 +11,7 @@ export interface PickerProps {
   onChange: (event: ChangeEvent<HTMLSelectElement>) => void;
   className?: string;
   testId?: string;
+  disabled?: boolean;
 }
 
 /**
@@ -25,6 +26,7 @@ export function Picker({
   onChange,
   className = '',
   testId,
+  disabled,
 }: PickerProps) {
   return (
     <div className={`${field.field} ${className}`} data-testid={testId}>
@@ -33,6 +35,7 @@ export function Picker({
         aria-label={label}
         value={value}
         onChange={onChange}
+        disabled={disabled}
       >
         {any !== undefined && <option value="">{any}</option>}
         {values.map((choice) =>

@@ -48,6 +48,8 @@ export interface PickerSpec {
   value: string;
   onChange: (value: string) => void;
   testId?: string;
+  /** Drawn, but not usable yet: its place is kept while its part loads. */
+  disabled?: boolean;
 }
 
 /**

@@ -47,6 +47,18 @@ const PendingTitle = lazyPart(() =>
 // Only when a source is loading late or failing: a one-system inbox that answers never needs it.
 const SourceNotes = lazyPart(() => import('./source-notes').then((m) => m.SourceNotes));
 const noop = () => {};
+/**
+ * The Claimed filter's place while its part loads (team-bar.tsx): the same picker, not usable yet
+ * (and without the part's test id, which says the part is here).
+ */
+const CLAIMED_LOADING: PickerSpec = {
+  label: 'Claimed',
+  any: 'Any claim',
+  values: [],
+  value: '',
+  onChange: noop,
+  disabled: true,
+};
 
 export function QuestionsPage() {
   const { filters, setFilters, search, groupOpen } = useInboxFilters();
@@ -144,8 +156,18 @@ export function QuestionsPage() {
     if (first) listRef.current?.focusRow(first);
   }, [visibleIds]);
   // The Claimed filter: the team's part says what it is, the toolbar draws it with its pickers.
-  const [claimedPicker, setClaimedPicker] = useState<PickerSpec | null>(null);
-  const morePickers = useMemo(() => (claimedPicker ? [claimedPicker] : undefined), [claimedPicker]);
+  // Until the part has said (undefined), its place is kept, so the rows below do not move down
+  // under a reviewer's pointer when it comes (on a phone it is a line of its own).
+  const [claimedPicker, setClaimedPicker] = useState<PickerSpec | null>();
+  const morePickers = useMemo(
+    () =>
+      claimedPicker
+        ? [claimedPicker]
+        : Team && claimedPicker === undefined
+          ? [CLAIMED_LOADING]
+          : undefined,
+    [claimedPicker, Team],
+  );
   const clearFilters = () => {
     searchText.clear();
     setFilters({ q: '', tag: null, user: null });
