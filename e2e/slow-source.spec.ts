@@ -177,3 +177,47 @@ test('a system answering late slots its rows in above the row under the pointer 
   expect(Math.abs((after?.y ?? 0) - (before?.y ?? 0))).toBeLessThan(1);
   expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
 });
+
+test("the line naming a system still loading comes and goes without moving the others' rows", async ({
+  page,
+}) => {
+  // Bilby's list and the line's code are both held: the first rows are measured before either.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let showLine = () => {};
+  const lineHeld = new Promise<void>((resolve) => {
+    showLine = resolve;
+  });
+  await page.route(/\/bilby\/api\/v1\/conversations(\?|$)/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.route(/\/assets\/source-notes-[\w-]+\.js$/, async (route) => {
+    await lineHeld;
+    await route.continue();
+  });
+  await page.goto('questions');
+  const first = row(page, demoIds.pendingSoonest);
+  await expect(first).toBeVisible();
+  const top = () => first.evaluate((node) => node.getBoundingClientRect().top);
+  const before = await top();
+  showLine();
+  const line = page.locator('[data-sources-loading]');
+  await expect(line).toContainText('Bilby is');
+  expect(await top()).toBe(before);
+  // Over the page, it takes no click: a click there goes to what is under it.
+  const box = await line.boundingBox();
+  expect(box).not.toBeNull();
+  const hitsLine = await page.evaluate(
+    ({ x, y }) => document.elementFromPoint(x, y)?.closest('[data-sources-loading]') != null,
+    { x: (box?.x ?? 0) + 5, y: (box?.y ?? 0) + 5 },
+  );
+  expect(hitsLine).toBe(false);
+  // Bilby's rows go in below the first (it expires soonest), and the line goes: nothing moved it.
+  release();
+  await expect(row(page, `bilby:${bilbyDemoIds.naming}:${bilbyDemoIds.namingCall}`)).toBeVisible();
+  await expect(line).toHaveCount(0);
+  expect(await top()).toBe(before);
+});

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { useRuntimeConfig } from '@/config/runtime-config';
 import { useShell } from '@/config/shell-context';
 import type { SourceFailure, SourceLoading } from '../../api/schemas';
+import classes from './source-notes.module.css';
 
 /**
  * What the list says of its sources when one is not all there: failed (with its reason) or still
@@ -27,7 +28,10 @@ export function SourceNotes({
 /** A source that has not answered its list after this long is shown as slow. */
 export const SLOW_SOURCE_MS = 3_000;
 
-/** Sources still loading, in one quiet line; the time so far once one is slow. */
+/**
+ * Sources still loading, in one quiet line over the page's corner (never moving the rows); the time
+ * so far once one is slow.
+ */
 export function SourceLoadingNote({ loading }: { loading: SourceLoading[] | undefined }) {
   const [now, setNow] = useState(Date.now);
   const waiting = loading !== undefined && loading.length > 0;
@@ -45,7 +49,7 @@ export function SourceLoadingNote({ loading }: { loading: SourceLoading[] | unde
       : `${source.label} is still loading`;
   });
   return (
-    <Text size="sm" c="dimmed" role="status" data-sources-loading="">
+    <Text size="sm" c="dimmed" role="status" className={classes.loading} data-sources-loading="">
       {parts.join('; ')}.{' '}
       {loading.length === 1
         ? 'Its questions join the list when it answers.'
