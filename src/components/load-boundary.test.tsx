@@ -36,6 +36,18 @@ describe('LoadBoundary', () => {
     expect(screen.getByText('Part loaded')).toBeInTheDocument();
   });
 
+  it('keeps the part’s place with its placeholder while its code loads', async () => {
+    const { Part } = flakyPart(0);
+    renderInTheme(
+      <LoadBoundary what="Claims" parts={[Part]} quiet placeholder={<p>Its place</p>}>
+        <Part />
+      </LoadBoundary>,
+    );
+    expect(screen.getByText('Its place')).toBeInTheDocument();
+    expect(await screen.findByText('Part loaded')).toBeInTheDocument();
+    expect(screen.queryByText('Its place')).not.toBeInTheDocument();
+  });
+
   it('says a part could not be downloaded, and Try again loads it', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const { Part } = flakyPart(1);

@@ -67,6 +67,8 @@ interface LoadBoundaryProps {
   parts: Array<{ retry(): void }>;
   /** Nothing to show if it fails (an extra the reviewer did not ask for); tried again by itself. */
   quiet?: boolean;
+  /** Shown while their code loads, to keep their place: what is below does not move when they come. */
+  placeholder?: ReactNode;
   children: ReactNode;
 }
 
@@ -129,7 +131,8 @@ export class LoadBoundary extends Component<LoadBoundaryProps, LoadBoundaryState
   }
 
   override render() {
-    if (!this.state.failed) return <Suspense fallback={null}>{this.props.children}</Suspense>;
+    if (!this.state.failed)
+      return <Suspense fallback={this.props.placeholder}>{this.props.children}</Suspense>;
     if (this.props.quiet) return null;
     const { crashed } = this.state;
     return (

@@ -330,7 +330,17 @@ function QuestionDetailBody({
       )}
 
       {Team && (
-        <LoadBoundary what="Claims" parts={[Team]} quiet>
+        <LoadBoundary
+          what="Claims"
+          parts={[Team]}
+          quiet
+          placeholder={
+            <div
+              aria-hidden
+              className={question.status === 'pending' ? classes.teamPlace : undefined}
+            />
+          }
+        >
           <Team drawer={question} also={lookalike?.members} />
         </LoadBoundary>
       )}
