@@ -110,6 +110,23 @@ export async function snapshot(page: Page, name: string) {
   await page.screenshot({ path: `test-results/screenshots/${name}.png` });
 }
 
+/**
+ * Holds back the page's requests that `pattern` matches until the returned function is called:
+ * a system's list, or a part's code, kept from arriving until the journey has measured or done
+ * what must come first (never a timed delay, which races a loaded machine).
+ */
+export async function holdBack(page: Page, pattern: RegExp): Promise<() => void> {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(pattern, async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
 /** An axe scan with no violations allowed. */
 export async function expectNoA11yViolations(page: Page, include?: string) {
   let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);

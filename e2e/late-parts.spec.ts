@@ -1,22 +1,8 @@
 // Nothing that comes a moment after the first screen (with code of its own, held back here with
 // page.route until what is below it is measured) moves what a reviewer is aiming at. Each of these
 // once did: a click on a row or a button then met another or nothing.
-import type { Page } from '@playwright/test';
 import { demoIds } from '../mock/seed';
-import { drawer, expect, test } from './fixtures';
-
-/** Holds back the requests `pattern` matches until the returned function is called. */
-async function holdBack(page: Page, pattern: RegExp): Promise<() => void> {
-  let release = () => {};
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route(pattern, async (route) => {
-    await released;
-    await route.continue();
-  });
-  return release;
-}
+import { drawer, expect, holdBack, test } from './fixtures';
 
 /** The team's part (presence, claims): its own chunk, asked for after the first screen. */
 const TEAM_PART = /\/assets\/parts-[\w-]+\.js$/;

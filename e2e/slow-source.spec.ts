@@ -5,7 +5,7 @@ import type { APIRequestContext, Request } from '@playwright/test';
 import { bilbyDemoIds } from '../mock/bilby/seed';
 import { demoIds } from '../mock/seed';
 import { vertesiaDemoIds } from '../mock/vertesia/seed';
-import { drawer, expect, row, test } from './fixtures';
+import { drawer, expect, holdBack, row, test } from './fixtures';
 
 type System = 'reflexio' | 'vertesia' | 'bilby';
 
@@ -79,14 +79,7 @@ for (const slow of systems) {
   }) => {
     // Its list requests are held until the reviewer has opened and typed into another system's
     // question (a timed fault raced the drawer's first download on a loaded machine), then answered.
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route(slow.listRoute, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdBack(page, slow.listRoute);
     const requests: Request[] = [];
     page.on('request', (sent) => requests.push(sent));
     await page.goto('questions');
@@ -138,14 +131,7 @@ test('a system answering late slots its rows in above the row under the pointer 
   page,
 }) => {
   // Reflexio holds the question that expires soonest: its rows go in above the others'.
-  let release = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route(/\/api\/pending_tool_calls(\?|$)/, async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdBack(page, /\/api\/pending_tool_calls(\?|$)/);
   await page.goto('questions');
   await expect(row(page, `bilby:${bilbyDemoIds.naming}:${bilbyDemoIds.namingCall}`)).toBeVisible();
   await expect(page.locator('[data-sources-loading]')).toContainText('Reflexio is');
@@ -182,22 +168,8 @@ test("the line naming a system still loading comes and goes without moving the o
   page,
 }) => {
   // Bilby's list and the line's code are both held: the first rows are measured before either.
-  let release = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let showLine = () => {};
-  const lineHeld = new Promise<void>((resolve) => {
-    showLine = resolve;
-  });
-  await page.route(/\/bilby\/api\/v1\/conversations(\?|$)/, async (route) => {
-    await held;
-    await route.continue();
-  });
-  await page.route(/\/assets\/source-notes-[\w-]+\.js$/, async (route) => {
-    await lineHeld;
-    await route.continue();
-  });
+  const release = await holdBack(page, /\/bilby\/api\/v1\/conversations(\?|$)/);
+  const showLine = await holdBack(page, /\/assets\/source-notes-[\w-]+\.js$/);
   await page.goto('questions');
   const first = row(page, demoIds.pendingSoonest);
   await expect(first).toBeVisible();
