@@ -14,7 +14,7 @@ import { type ConfigSource, createPortalApp, type MountedSource, type Upstream }
 import { withRequestLog } from './request-log';
 import { readSettings } from './settings';
 import { closeGracefullyOnSignals } from './shutdown';
-import { servedSystems } from './systems';
+import { configuredSystems, servedSystems } from './systems';
 import { createTeam, TEAM_CHANNEL } from './team';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -36,7 +36,8 @@ function servedConfig(): unknown {
   }
 }
 
-const checked = readSettings(env, servedConfig());
+const served = servedConfig();
+const checked = readSettings(env, served);
 if (!checked.ok) {
   for (const problem of checked.problems) console.error(`Cannot start: ${problem}`);
   process.exit(1);
@@ -145,6 +146,8 @@ async function main() {
   const listen = trail.db.listen?.bind(trail.db);
   const team = await createTeam({
     db: trail.db,
+    // Read once: a change to config.json's sources takes a restart to reach claims and presence.
+    systems: configuredSystems(served, others.config),
     identity: auditConfig.identity,
     config: settings.team,
     // Presence reaches the other replicas through PostgreSQL; embedded, this process is all.

@@ -63,8 +63,19 @@ export interface TeamBus {
   subscribe(onMessage: (message: string) => void): Promise<() => Promise<void>>;
 }
 
+/** A system the portal reads, as config.json's `sources` name it (server/systems.ts). */
+export interface TeamSystem {
+  id: string;
+  kind: string;
+}
+
 export interface TeamCoreOptions {
   claims: ClaimStore;
+  /**
+   * The systems the portal reads: claims and presence name one of these, and the trail records
+   * the kind given here, never one a browser sent.
+   */
+  systems: readonly TeamSystem[];
   /** Where claims and releases are recorded (the audit trail). */
   trail: Pick<TrailStore, 'insertAttempts' | 'insertOutcome'>;
   identity: IdentityConfig;
@@ -126,7 +137,6 @@ const CLAIMS_BODY_MAX = 48 * 1024;
 const ID_MAX = 300;
 const STREAMS_PER_REVIEWER = 20;
 const ACTED_KEEP_MS = 60_000;
-const KINDS = ['reflexio', 'vertesia', 'bilby'];
 const ACTED_MAX = 100;
 const HEARTBEAT_MS = 15_000;
 /** Requests per reviewer per minute, per kind. */
@@ -155,8 +165,16 @@ interface Ref {
   questionId: string | null;
 }
 
+/** Control, format and line-separator characters: no id of a system holds one. */
+const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+
 function text(value: unknown, max = ID_MAX): string | null {
-  return typeof value === 'string' && value.trim() && value.length <= max ? value.trim() : null;
+  return typeof value === 'string' &&
+    value.trim() &&
+    value.length <= max &&
+    !UNPRINTABLE.test(value)
+    ? value.trim()
+    : null;
 }
 
 export interface Team {
@@ -178,6 +196,12 @@ export interface Team {
 export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
   const { claims: store, trail, identity } = options;
   const config = { ...DEFAULT_TEAM_CONFIG, ...options.config };
+  const kindOf = new Map(options.systems.map((system) => [system.id, system.kind]));
+  const systemNames = options.systems.map((system) => system.id).join(', ');
+  const notASystem = (source: string) =>
+    json(400, {
+      detail: `"${source}" is not one of the systems this portal reads (${systemNames}).`,
+    });
   const now = options.now ?? Date.now;
   const log = options.log ?? ((line: string) => console.error(line));
   const replica = globalThis.crypto.randomUUID();
@@ -329,12 +353,7 @@ export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
       })
     : null;
 
-  const audit = async (
-    reviewer: Reviewer,
-    changed: Claim[],
-    action: 'claim' | 'release',
-    kinds: ReadonlyMap<string, string>,
-  ) => {
+  const audit = async (reviewer: Reviewer, changed: Claim[], action: 'claim' | 'release') => {
     if (changed.length === 0) return;
     const requestId = globalThis.crypto.randomUUID();
     try {
@@ -343,7 +362,7 @@ export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
           .map((claim) => {
             // The trail names a question as its system does (the audited actions do): the inbox's
             // `<source>:` prefix on other systems' ids goes, so History finds claims with answers.
-            const kind = kinds.get(`${claim.sourceId}\n${claim.questionId}`) ?? claim.sourceId;
+            const kind = kindOf.get(claim.sourceId) ?? claim.sourceId;
             const prefix = `${claim.sourceId}:`;
             const questionId =
               kind !== 'reflexio' && claim.questionId.startsWith(prefix)
@@ -388,31 +407,33 @@ export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
     return json(400, { detail: 'The body must be a JSON object.' });
   };
 
-  const questionsOf = (body: Record<string, unknown>) => {
+  /** The questions a claim or release names, or the reply refusing them. */
+  const questionsOf = (
+    body: Record<string, unknown>,
+  ): { sourceId: string; questionId: string }[] | Response => {
     const list = Array.isArray(body.questions) ? body.questions : [];
-    if (list.length === 0 || list.length > 100) return null;
-    const out: { sourceId: string; questionId: string; kind: string | null }[] = [];
+    const shape = json(400, {
+      detail: `questions: 1 to 100 of {source, id}, ids of at most ${ID_MAX} printable characters.`,
+    });
+    if (list.length === 0 || list.length > 100) return shape;
+    const out: { sourceId: string; questionId: string }[] = [];
     for (const item of list) {
-      const record =
-        typeof item === 'object' && item !== null ? (item as Record<string, unknown>) : {};
+      const record = asRecord(item) ?? {};
       const sourceId = text(record.source, 64);
       const questionId = text(record.id);
-      if (!sourceId || !questionId) return null;
-      // Which system it is, for the trail's record only (claims are keyed by source and id).
-      const kind = text(record.kind, 16);
-      out.push({ sourceId, questionId, kind: kind && KINDS.includes(kind) ? kind : null });
+      if (!sourceId || !questionId) return shape;
+      // The trail records the configured system's kind; a browser naming another is refused.
+      const kind = kindOf.get(sourceId);
+      if (!kind) return notASystem(sourceId);
+      if (record.kind !== undefined && record.kind !== kind) {
+        return json(400, {
+          detail: `"${sourceId}" is a ${kind} system: send kind "${kind}", or none.`,
+        });
+      }
+      out.push({ sourceId, questionId });
     }
     return out;
   };
-
-  const kindsOf = (
-    questions: readonly { sourceId: string; questionId: string; kind: string | null }[],
-  ) =>
-    new Map(
-      questions.flatMap((q) =>
-        q.kind ? [[`${q.sourceId}\n${q.questionId}`, q.kind] as const] : [],
-      ),
-    );
 
   const events = (request: Request, reviewer: Reviewer): Response => {
     if ([...streams].filter((s) => s.reviewer === reviewer.id).length >= STREAMS_PER_REVIEWER) {
@@ -510,8 +531,11 @@ export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
         const sourceId = text(question.source, 64);
         const questionId = text(question.id);
         if (!sourceId || !questionId) {
-          return json(400, { detail: 'question: {source, id} of the open question, or null.' });
+          return json(400, {
+            detail: `question: {source, id} of the open question (ids of at most ${ID_MAX} printable characters), or null.`,
+          });
         }
+        if (!kindOf.has(sourceId)) return notASystem(sourceId);
         const before = seen.get(key);
         const sameQuestion =
           before?.sourceId === sourceId && before.questionId === questionId ? before : null;
@@ -556,16 +580,14 @@ export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
       const body = await readJson(request, CLAIMS_BODY_MAX);
       if (body instanceof Response) return body;
       const questions = questionsOf(body);
-      if (!questions) {
-        return json(400, { detail: 'questions: 1 to 100 of {source, id}.' });
-      }
+      if (questions instanceof Response) return questions;
       try {
         if (route === 'release') {
           const released: Claim[] = [];
           for (const { sourceId, questionId } of questions) {
             released.push(...(await store.drop(sourceId, [questionId], reviewer.id)));
           }
-          await audit(reviewer, released, 'release', kindsOf(questions));
+          await audit(reviewer, released, 'release');
           await claimsChanged();
           return json(200, { released });
         }
@@ -593,7 +615,7 @@ export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
               detail: `You already hold ${config.maxClaims} claims, the most one reviewer may: release some first.`,
             });
         }
-        await audit(reviewer, claimed, 'claim', kindsOf(questions));
+        await audit(reviewer, claimed, 'claim');
         await claimsChanged();
         return json(claimed.length === 0 && refused.length > 0 ? 409 : 200, {
           claimed,
