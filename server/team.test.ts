@@ -5,7 +5,7 @@ import { listEntries } from './db/queries';
 import { withEmbeddedDb } from './db/test-db';
 import { postgresAvailable, startTestPostgres, type TestPostgres } from './db/test-postgres';
 import type { IdentityConfig } from './identity';
-import { createTeam, TEAM_CHANNEL, type Team, type TeamOptions, type TeamSnapshot } from './team';
+import { createTeam, type Team, type TeamOptions, type TeamSnapshot, teamBus } from './team';
 
 const SSO: IdentityConfig = { header: 'x-forwarded-email', nameHeader: null };
 /** The systems the tests' portal reads (config.json's sources). */
@@ -351,19 +351,12 @@ describe.skipIf(!postgresAvailable())('two replicas on one PostgreSQL', () => {
       const opened = await openPostgres(url);
       dbs.push(opened);
       await migrate(opened);
-      const listen = opened.listen?.bind(opened);
-      if (!listen) throw new Error('no LISTEN');
       const made = await createTeam({
         db: opened,
         identity: SSO,
         systems: SYSTEMS,
         log: () => {},
-        bus: {
-          publish: async (message) => {
-            await opened.query('SELECT pg_notify($1, $2)', [TEAM_CHANNEL, message]);
-          },
-          subscribe: (onMessage) => listen(TEAM_CHANNEL, onMessage),
-        },
+        bus: teamBus(opened),
       });
       teams.push(made);
       return made;
