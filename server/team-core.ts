@@ -151,9 +151,9 @@ const VIEWERS_MAX = 2_000;
  * Bytes a second all streams are sent at most: with many streams and a large state, changes are
  * gathered for longer (up to BROADCAST_MAX_MS) before the next snapshot goes to every stream.
  */
-const SEND_BYTES_PER_SECOND = 8 * 1024 * 1024;
+const SEND_BYTES_PER_SECOND = 4 * 1024 * 1024;
 const BROADCAST_MIN_MS = 100;
-const BROADCAST_MAX_MS = 2_000;
+const BROADCAST_MAX_MS = 5_000;
 
 /** Node's timers keep the process up unless unref'd; a browser's have no unref. */
 function unref(timer: ReturnType<typeof setInterval>): void {
@@ -475,12 +475,16 @@ export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
     return out;
   };
 
-  const events = (request: Request, reviewer: Reviewer): Response =>
-    hub.open(
-      reviewer.id,
-      `retry: 3000\nevent: team\ndata: ${JSON.stringify(snapshot())}\n\n`,
-      request.signal,
-    );
+  // Streams opened within BROADCAST_MIN_MS of each other start with the same bytes: any change
+  // since goes to them all with the next broadcast.
+  let first: { at: number; frame: string } | null = null;
+  const events = (request: Request, reviewer: Reviewer): Response => {
+    const at = now();
+    if (!first || at - first.at >= BROADCAST_MIN_MS || at < first.at) {
+      first = { at, frame: `retry: 3000\nevent: team\ndata: ${JSON.stringify(snapshot())}\n\n` };
+    }
+    return hub.open(reviewer.id, first.frame, request.signal);
+  };
 
   const api = async (
     request: Request,

@@ -17,7 +17,10 @@ const HEARTBEAT_MS = 15_000;
 export type Refusal = { status: 429 | 503; detail: string };
 
 export interface StreamHub {
-  /** A new stream for `reviewer` starting with `first` (an SSE frame), or why there is none. */
+  /**
+   * A new stream for `reviewer` starting with `first` (an SSE frame; the same string for streams
+   * opened together is encoded once), or why there is none.
+   */
   open(reviewer: string, first: string, signal: AbortSignal): Response;
   /** Sends `frame` (an SSE frame) to every stream. */
   send(frame: string): void;
@@ -65,6 +68,11 @@ export function createStreamHub(options: {
   const streams = new Set<Stream>();
   const perReviewer = new Map<string, number>();
   const keepAlive = encoder.encode(': keep-alive\n\n');
+  let firstBytes: { text: string; bytes: Uint8Array } | null = null;
+  const encodeFirst = (text: string) => {
+    if (firstBytes?.text !== text) firstBytes = { text, bytes: encoder.encode(text) };
+    return firstBytes.bytes;
+  };
 
   /** Bytes the stream's own queue holds (frames handed over are the HTTP layer's). */
   const queued = (stream: Stream) => -(stream.controller.desiredSize ?? 0);
@@ -153,7 +161,7 @@ export function createStreamHub(options: {
             stream = made;
             streams.add(made);
             perReviewer.set(reviewer, (perReviewer.get(reviewer) ?? 0) + 1);
-            controller.enqueue(encoder.encode(first));
+            controller.enqueue(encodeFirst(first));
             signal.addEventListener('abort', () => made.end());
           },
           pull(controller) {
