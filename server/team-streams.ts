@@ -35,8 +35,8 @@ interface Stream {
   controller: ReadableStreamDefaultController<Uint8Array>;
   /** The latest frame, when a newer one came while the reader had not taken the last. */
   waiting: Uint8Array | null;
-  /** Since when a frame has been waiting (null: the reader is keeping up). */
-  behindSince: number | null;
+  /** Since when its queue has held something the reader did not take (null: it keeps up). */
+  stuckSince: number | null;
   /** Bytes of frames that went by while one was waiting. */
   behindBytes: number;
   end(): void;
@@ -78,12 +78,18 @@ export function createStreamHub(options: {
   const queued = (stream: Stream) => -(stream.controller.desiredSize ?? 0);
 
   const stalled = (stream: Stream, at: number) =>
-    stream.behindSince !== null &&
-    (at - stream.behindSince >= STALL_MS || stream.behindBytes > BEHIND_MAX_BYTES);
+    stream.stuckSince !== null &&
+    (at - stream.stuckSince >= STALL_MS || stream.behindBytes > BEHIND_MAX_BYTES);
+  let closedStalled = 0;
+  const closeIfStalled = (stream: Stream, at: number) => {
+    if (!stalled(stream, at)) return;
+    stream.end();
+    closedStalled += 1;
+  };
 
   const caughtUp = (stream: Stream) => {
     stream.waiting = null;
-    stream.behindSince = null;
+    stream.stuckSince = null;
     stream.behindBytes = 0;
   };
 
@@ -96,19 +102,21 @@ export function createStreamHub(options: {
     }
     if (stream.waiting) stream.behindBytes += stream.waiting.byteLength;
     stream.waiting = frame;
-    stream.behindSince ??= at;
-    if (stalled(stream, at)) stream.end();
+    stream.stuckSince ??= at;
+    closeIfStalled(stream, at);
   };
 
-  let closedStalled = 0;
   const heartbeat = setInterval(() => {
     const at = now();
-    const before = streams.size;
     for (const stream of [...streams]) {
-      if (stalled(stream, at)) stream.end();
-      else if (queued(stream) === 0) stream.controller.enqueue(keepAlive);
+      if (queued(stream) === 0) {
+        stream.controller.enqueue(stream.waiting ?? keepAlive);
+        caughtUp(stream);
+      } else {
+        stream.stuckSince ??= at;
+        closeIfStalled(stream, at);
+      }
     }
-    closedStalled += before - streams.size;
     if (closedStalled > 0) {
       options.log(`[team] closed ${closedStalled} event streams whose readers stopped reading`);
       closedStalled = 0;
@@ -146,7 +154,7 @@ export function createStreamHub(options: {
               reviewer,
               controller,
               waiting: null,
-              behindSince: null,
+              stuckSince: null,
               behindBytes: 0,
               end() {
                 stop();
