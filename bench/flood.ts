@@ -21,8 +21,8 @@ import { floodBudgets } from './bundle-size.ts';
 import type { FloodClientOptions, FloodClientReport } from './flood-client.ts';
 import { type Figure, figuresTable, judgeAll, type Stat, stat, type Verdict } from './report.ts';
 import { ask } from './seed.ts';
+import { benchServerEnv, REVIEWER_HEADER as HEADER } from './team.ts';
 
-const HEADER = 'X-Forwarded-Email';
 const TENANT = 'flood';
 const QUIET_SECONDS = 20;
 const ANSWER_EVERY_MS = 250;
@@ -183,19 +183,7 @@ async function runOnce(options: {
   const replicas: PortalProcess[] = [];
   const start = async () => {
     const port = await freePort();
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      REVIEWER_HEADER: HEADER,
-      DATABASE_URL: options.databaseUrl,
-      MOCK_SEED: 'empty',
-      MOCK_SIMULATOR_SECONDS: '0',
-      MOCK_LATENCY_MS: '0',
-    };
-    for (const name of ['BASE_PATH', 'REVIEWER_NAME_HEADER', 'REFLEXIO_URL', 'DATA_DIR']) {
-      delete env[name];
-    }
+    const env = benchServerEnv(port, { DATABASE_URL: options.databaseUrl, DATA_DIR: undefined });
     const server = await startPortalProcess(env, { cwd: root });
     replicas.push(server);
     return { origin: `http://127.0.0.1:${port}`, port, pid: server.pid, server };

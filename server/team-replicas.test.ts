@@ -113,6 +113,15 @@ describe.skipIf(!ownPostgresAvailable())('two replicas on one PostgreSQL', () =>
       ready: () => teamReadiness(a.team),
     });
     const readyz = async () => (await ready.request('http://localhost/readyz')).status;
+    /** Until both replicas say their link is `state` (they notice and reconnect on their own). */
+    const links = (state: 'up' | 'down') =>
+      vi.waitFor(
+        () => {
+          expect(a.team.link().link).toBe(state);
+          expect(b.team.link().link).toBe(state);
+        },
+        { timeout: 60_000, interval: 100 },
+      );
     expect(await readyz()).toBe(200);
     const untilA = await stream(a.team);
     const untilB = await stream(b.team);
@@ -121,13 +130,7 @@ describe.skipIf(!ownPostgresAvailable())('two replicas on one PostgreSQL', () =>
 
     outage.down();
     try {
-      await vi.waitFor(
-        () => {
-          expect(a.team.link().link).toBe('down');
-          expect(b.team.link().link).toBe('down');
-        },
-        { timeout: 30_000, interval: 100 },
-      );
+      await links('down');
       expect(await readyz()).toBe(503);
       // While it is down, Alice opens a question on A: B cannot hear of it yet.
       expect((await call(a.team, 'alice@x', 'presence', viewing('q1'))).status).toBe(200);
@@ -136,13 +139,7 @@ describe.skipIf(!ownPostgresAvailable())('two replicas on one PostgreSQL', () =>
     } finally {
       outage.up();
     }
-    await vi.waitFor(
-      () => {
-        expect(a.team.link().link).toBe('up');
-        expect(b.team.link().link).toBe('up');
-      },
-      { timeout: 60_000, interval: 100 },
-    );
+    await links('up');
     expect(await readyz()).toBe(200);
     // A said again what it has: B shows Alice.
     expect(await untilB('"reviewer":"alice@x"')).toContain('"questionId":"q1"');
