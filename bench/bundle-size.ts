@@ -120,6 +120,9 @@ export const triageBudgets: Budget[] = budgetsFile.triageBudgets;
 /** Presence and claims (bench/team.ts, issue 28): one browser, three tabs, one reviewer. */
 export const teamBudgets: Budget[] = budgetsFile.teamBudgets;
 
+/** The flood (bench/flood.ts, issue 36): two replicas, one flooded, the other answering. */
+export const floodBudgets: Budget[] = budgetsFile.floodBudgets;
+
 export function budgetMax(id: string): number {
   const budget = budgets.find((entry) => entry.id === id);
   if (budget?.max === undefined) throw new Error(`bench/budgets.json has no absolute budget ${id}`);

@@ -437,23 +437,39 @@ interface BenchPortal {
   close(): Promise<void>;
 }
 
-/** `server/start.ts --production` (it serves `<root>/dist`), as e2e/team.spec.ts starts it. */
-async function startPortal(root: string, port: number, allowedHost: string): Promise<BenchPortal> {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'qi-bench-team-'));
+/**
+ * The environment of a bench's portal server on `port` of 127.0.0.1: this process's, with quiet
+ * empty mocks and the bench's identity header; `settings` on top, one given as undefined removed.
+ */
+export function benchServerEnv(
+  port: number,
+  settings: Record<string, string | undefined>,
+): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port),
     HOST: '127.0.0.1',
     REVIEWER_HEADER,
-    DATA_DIR: dataDir,
-    ALLOWED_HOSTS: allowedHost,
     MOCK_SEED: 'empty',
     MOCK_SIMULATOR_SECONDS: '0',
     MOCK_LATENCY_MS: '0',
+    BASE_PATH: undefined,
+    REVIEWER_NAME_HEADER: undefined,
+    REFLEXIO_URL: undefined,
+    ...settings,
   };
-  for (const name of ['DATABASE_URL', 'BASE_PATH', 'REVIEWER_NAME_HEADER', 'REFLEXIO_URL']) {
-    delete env[name];
-  }
+  for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
+  return env;
+}
+
+/** `server/start.ts --production` (it serves `<root>/dist`), as e2e/team.spec.ts starts it. */
+async function startPortal(root: string, port: number, allowedHost: string): Promise<BenchPortal> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'qi-bench-team-'));
+  const env = benchServerEnv(port, {
+    DATA_DIR: dataDir,
+    ALLOWED_HOSTS: allowedHost,
+    DATABASE_URL: undefined,
+  });
   const server = await startPortalProcess(env, { cwd: root });
   return {
     origin: `http://127.0.0.1:${port}`,

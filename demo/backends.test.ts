@@ -230,6 +230,8 @@ describe('what the worker bundles', () => {
       'server/guards.ts',
       'server/identity.ts',
       'server/team-core.ts',
+      'server/team-link.ts',
+      'server/team-streams.ts',
     ]);
   });
 });

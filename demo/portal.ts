@@ -133,7 +133,14 @@ export async function createDemoPortal(options: DemoPortalOptions): Promise<Demo
   await Promise.all([restore(TRAIL_KEY, trail), restore(CLAIMS_KEY, claims)]);
 
   const identity = { header: null, nameHeader: null };
-  const team = await createTeamCore({ claims, trail, identity, now: options.now, log });
+  const team = await createTeamCore({
+    claims,
+    trail,
+    identity,
+    systems: DEMO_SOURCES,
+    now: options.now,
+    log,
+  });
   const audit: Audit = createAuditCore({
     trail,
     identity,

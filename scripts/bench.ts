@@ -2,12 +2,13 @@
 // headless Chromium. Never run as a test: shared machines are noisy, so it reports medians and
 // ranges and judges them against bench/budgets.json.
 //
-//   npm run bench                                  7 runs, soak, tabs, 10k, triage, presence (about 13 minutes)
+//   npm run bench                                  7 runs, soak, tabs, 10k, triage, presence, flood (about 15 minutes)
 //   npm run bench -- --runs 3 --soak-minutes 0     quicker, no soak
 //   npm run bench -- --strict                      exit 1 when a budget fails
 //   npm run bench -- --tabs-only                   only requests and KB per minute, 1 tab and 3 tabs
 //   npm run bench -- --triage-only                 only the triage figure (keyboard-only reviewer)
 //   npm run bench -- --team-only                   only presence and claims, 3 tabs (about 2 minutes)
+//   npm run bench -- --flood-only                  only the flood: two replicas, one flooded (about 2 minutes a run)
 //
 // Builds the portal into dist/, serves a copy of it (bench/results/dist/) with the mock backend
 // and bench/floor/ on one port, and writes everything it measured to bench/results/latest.json.
@@ -20,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
 import { describeInitialAssets, initialAssetSizes } from '../bench/bundle-size.ts';
+import { describeFlood, type FloodResult, measureFlood } from '../bench/flood.ts';
 import {
   LAUNCH_ARGS,
   MARKS,
@@ -85,6 +87,9 @@ const { values: args } = parseArgs({
     'team-runs': { type: 'string', default: '1' },
     'team-seconds': { type: 'string', default: '30' },
     'team-only': { type: 'boolean', default: false },
+    'flood-runs': { type: 'string', default: '1' },
+    'flood-seconds': { type: 'string', default: '60' },
+    'flood-only': { type: 'boolean', default: false },
     port: { type: 'string', default: process.env.BENCH_PORT ?? '5195' },
     strict: { type: 'boolean', default: false },
     'skip-build': { type: 'boolean', default: false },
@@ -114,6 +119,9 @@ if (args.help) {
       '  --team-runs N         runs of presence and claims, 3 tabs in one browser; 0 skips it (1)',
       '  --team-seconds S      each of its windows: none open, one open, typing (30)',
       '  --team-only           measure only presence and claims (about 2 minutes a run)',
+      '  --flood-runs N        runs of the flood, two replicas on PostgreSQL; 0 skips it (1)',
+      '  --flood-seconds S     how long the flood lasts (60)',
+      '  --flood-only          measure only the flood (about 2 minutes a run)',
       '  --port P              port of the bench server (5195, or BENCH_PORT)',
       '  --strict              exit 1 when a budget fails',
       '  --skip-build          measure the dist/ that is there',
@@ -151,6 +159,9 @@ const triageRuns = Math.round(positive('triage-runs', args['triage-runs'], triag
 const teamOnly = args['team-only'];
 const teamRuns = Math.round(positive('team-runs', args['team-runs'], teamOnly ? 1 : 0));
 const teamSeconds = positive('team-seconds', args['team-seconds'], 10);
+const floodOnly = args['flood-only'];
+const floodRuns = Math.round(positive('flood-runs', args['flood-runs'], floodOnly ? 1 : 0));
+const floodSeconds = positive('flood-seconds', args['flood-seconds'], 10);
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const resultsDir = path.join(root, 'bench', 'results');
@@ -189,7 +200,7 @@ await cp(path.join(root, 'dist'), distDir, { recursive: true });
 const staticAssets = await initialAssetSizes(distDir);
 // The first page's JS and CSS as sent, next to nginx with the documented configuration.
 const nginxPath =
-  tabsOnly || scaleOnly || triageOnly || sourcesOnly || teamOnly ? null : findNginx();
+  tabsOnly || scaleOnly || triageOnly || sourcesOnly || teamOnly || floodOnly ? null : findNginx();
 const wire = nginxPath
   ? await measureWire(distDir, nginxPath).catch((error: unknown) => {
       log(`Bytes on the wire not measured: ${String(error)}`);
@@ -323,6 +334,12 @@ if (teamOnly) {
   );
 }
 
+const floodOptions = { root, runs: floodRuns, seconds: floodSeconds, log };
+
+if (floodOnly) {
+  await runOnly('the flood', () => measureFlood(floodOptions), describeFlood);
+}
+
 if (scaleOnly) {
   await runOnly('scale', () => measureScale(scaleOptions), describeScale);
 }
@@ -335,6 +352,7 @@ let scale: ScaleResult | null = null;
 let sources: SourcesResult | null = null;
 let triage: TriageResult | null = null;
 let team: TeamResult | null = null;
+let flood: FloodResult | null = null;
 
 if (tabsOnly) {
   await runOnly(
@@ -462,6 +480,13 @@ try {
     });
     if (team) problems.push(...team.problems);
   }
+  if (floodRuns > 0) {
+    flood = await measureFlood(floodOptions).catch((error: unknown) => {
+      problems.push(`the flood: ${String(error)}`);
+      return null;
+    });
+    if (flood) problems.push(...flood.problems);
+  }
 } finally {
   await browser.close();
   await server.close();
@@ -546,6 +571,7 @@ const verdicts = [
   ...(sources?.verdicts ?? []),
   ...(triage?.verdicts ?? []),
   ...(team?.verdicts ?? []),
+  ...(flood?.verdicts ?? []),
 ];
 const failed = verdicts.filter((verdict) => verdict.status === 'FAIL');
 
@@ -603,6 +629,12 @@ out.push(
     : team
       ? describeTeam(team)
       : 'Presence and claims: not measured',
+  '',
+  floodRuns === 0
+    ? 'The flood: skipped (--flood-runs 0)'
+    : flood
+      ? describeFlood(flood)
+      : 'The flood: not measured',
   '',
   'On the wire (bench/wire.ts: the portal server and nginx with deploy/nginx, asked as Chromium asks):',
   wire ? describeWire(wire) : '  not measured (no nginx)',
@@ -678,6 +710,7 @@ await writeFile(
         ? { beforeCommit: triage.beforeCommit, figures: triage.figures, runs: triage.runs }
         : null,
       team: team ? { figures: team.figures, runs: team.runs } : null,
+      flood: flood ? { figures: flood.figures, runs: flood.runs } : null,
       budgets: verdicts,
       hiddenTab: requests,
       soak,

@@ -22,6 +22,8 @@ export function freePort(): Promise<number> {
 }
 
 export interface PortalProcess {
+  /** Its process id (the flood bench reads its memory from /proc). */
+  pid: number;
   /** What it has printed so far (its last 20,000 characters: the request log writes a line each). */
   output(): string;
   /** SIGTERM, then waits for it to exit. */
@@ -77,5 +79,5 @@ export async function startPortalProcess(
     await stop();
     throw error;
   }
-  return { output: () => output, stop };
+  return { pid: child.pid as number, output: () => output, stop };
 }

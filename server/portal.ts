@@ -15,7 +15,7 @@ import {
   refusal,
   runGuards,
 } from './guards';
-import { mountHealth } from './health';
+import { mountHealth, type Readiness } from './health';
 import { servePrecompressed } from './precompressed';
 import {
   createUpstreamProxy,
@@ -66,6 +66,8 @@ export interface PortalOptions {
   around?: ForwardHook;
   /** Answers `/portal-api/…`, the portal server's own API (the audit trail's read side). */
   portalApi?: (request: Request, innerPath: string) => Promise<Response>;
+  /** What `GET /readyz` reports (server/health.ts); without it, ready as soon as it answers. */
+  ready?: () => Readiness;
 }
 
 /** One further system behind the portal server (Vertesia, Bilby): a mock or a real server. */
@@ -240,7 +242,7 @@ export function createPortalApp(options: PortalOptions): Hono {
   };
 
   app.use('*', compress());
-  mountHealth(app, basePath);
+  mountHealth(app, basePath, options.ready);
 
   app.use('*', async (c, next) => {
     await next();

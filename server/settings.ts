@@ -44,6 +44,8 @@ export const SETTING_NAMES = [
   'CLAIM_MINUTES',
   'MAX_CLAIMS',
   'PRESENCE_TTL_SECONDS',
+  'MAX_EVENT_STREAMS',
+  'MAX_PRESENCE_PER_SECOND',
 ] as const;
 
 type SettingName = (typeof SETTING_NAMES)[number];
@@ -323,6 +325,18 @@ export function readSettings(env: Env, served: unknown = null): SettingsResult {
       12,
       600,
       ' seconds',
+    ),
+    maxEventStreams: read.integer(
+      'MAX_EVENT_STREAMS',
+      DEFAULT_TEAM_CONFIG.maxEventStreams,
+      1,
+      100_000,
+    ),
+    maxPresencePerSecond: read.integer(
+      'MAX_PRESENCE_PER_SECOND',
+      DEFAULT_TEAM_CONFIG.maxPresencePerSecond,
+      1,
+      100_000,
     ),
   };
 

@@ -14,8 +14,8 @@ import { type ConfigSource, createPortalApp, type MountedSource, type Upstream }
 import { withRequestLog } from './request-log';
 import { readSettings } from './settings';
 import { closeGracefullyOnSignals } from './shutdown';
-import { servedSystems } from './systems';
-import { createTeam, TEAM_CHANNEL } from './team';
+import { configuredSystems, servedSystems } from './systems';
+import { createTeam, teamBus, teamReadiness } from './team';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dev = process.argv.includes('--dev');
@@ -36,7 +36,8 @@ function servedConfig(): unknown {
   }
 }
 
-const checked = readSettings(env, servedConfig());
+const served = servedConfig();
+const checked = readSettings(env, served);
 if (!checked.ok) {
   for (const problem of checked.problems) console.error(`Cannot start: ${problem}`);
   process.exit(1);
@@ -142,20 +143,13 @@ async function main() {
     );
     process.exit(1);
   });
-  const listen = trail.db.listen?.bind(trail.db);
   const team = await createTeam({
     db: trail.db,
+    // Read once: a change to config.json's sources takes a restart to reach claims and presence.
+    systems: configuredSystems(served, others.config),
     identity: auditConfig.identity,
     config: settings.team,
-    // Presence reaches the other replicas through PostgreSQL; embedded, this process is all.
-    bus: listen
-      ? {
-          publish: async (message) => {
-            await trail.db.query('SELECT pg_notify($1, $2)', [TEAM_CHANNEL, message]);
-          },
-          subscribe: (onMessage) => listen(TEAM_CHANNEL, onMessage),
-        }
-      : null,
+    bus: teamBus(trail.db),
   });
   const audit = createAudit({
     db: trail.db,
@@ -179,6 +173,7 @@ async function main() {
     around: audit.around,
     portalApi: async (request, innerPath) =>
       (await team.api(request, innerPath)) ?? audit.api(request, innerPath),
+    ready: () => teamReadiness(team),
     allowedHosts: [
       `localhost:${port}`,
       `127.0.0.1:${port}`,
@@ -197,7 +192,7 @@ async function main() {
       const url = req.url ?? '/';
       const toServer =
         /^\/(api|portal-api|__mock|(vertesia|bilby)\/(api|__mock))([/?]|$)/.test(url) ||
-        /^\/(healthz|config\.json)([?]|$)/.test(url);
+        /^\/(healthz|readyz|config\.json)([?]|$)/.test(url);
       if (toServer) honoListener(req, res);
       else vite.middlewares(req, res);
     };

@@ -1,5 +1,5 @@
 import { VERTESIA_API_VERSION } from '../mock/vertesia/app';
-import type { ConfigSource, MountedSource } from './portal';
+import { type ConfigSource, type MountedSource, withSources } from './portal';
 
 type Backend = Pick<MountedSource, 'mock' | 'upstream'>;
 
@@ -35,4 +35,28 @@ export function servedSystems(backends: {
       },
     ],
   };
+}
+
+/**
+ * The systems the portal reads, id and kind, as the config.json this server serves names them:
+ * its own `sources` when it has them, else the server's (withSources). Entries that are not a
+ * source are left out: the portal itself refuses such a config.json.
+ */
+export function configuredSystems(
+  config: unknown,
+  served: readonly ConfigSource[],
+): { id: string; kind: string }[] {
+  const filled = withSources(config, [...served]);
+  const sources =
+    typeof filled === 'object' && filled !== null && !Array.isArray(filled)
+      ? (filled as Record<string, unknown>).sources
+      : served;
+  if (!Array.isArray(sources)) return served.map(({ id, kind }) => ({ id, kind }));
+  return sources.flatMap((source: unknown) => {
+    const { id, kind } = (typeof source === 'object' && source !== null ? source : {}) as Record<
+      string,
+      unknown
+    >;
+    return typeof id === 'string' && typeof kind === 'string' ? [{ id, kind }] : [];
+  });
 }

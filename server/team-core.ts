@@ -7,6 +7,10 @@
 import type { TrailStore } from './audit-core';
 import { readBodyWithin } from './body-limit';
 import { type IdentityConfig, missingIdentity, type Reviewer, readReviewer } from './identity';
+import { type LinkState, openTeamLink, type TeamBus } from './team-link';
+import { createStreamHub } from './team-streams';
+
+export type { BusHandlers, LinkState, TeamBus } from './team-link';
 
 /** Who holds a question, until when. */
 export interface Claim {
@@ -49,22 +53,33 @@ export interface TeamConfig {
   maxClaims: number;
   /** PRESENCE_TTL_SECONDS: a viewer without a heartbeat for this long is gone (default 25). */
   presenceTtlSeconds: number;
+  /** MAX_EVENT_STREAMS: event streams this server holds in all (default 500). */
+  maxEventStreams: number;
+  /** MAX_PRESENCE_PER_SECOND: presence messages this server takes a second, from everyone. */
+  maxPresencePerSecond: number;
 }
 
 export const DEFAULT_TEAM_CONFIG: TeamConfig = {
   claimMinutes: 15,
   maxClaims: 50,
   presenceTtlSeconds: 25,
+  maxEventStreams: 500,
+  maxPresencePerSecond: 200,
 };
 
-/** A channel between replicas (PostgreSQL LISTEN/NOTIFY); absent with the embedded database. */
-export interface TeamBus {
-  publish(message: string): Promise<void>;
-  subscribe(onMessage: (message: string) => void): Promise<() => Promise<void>>;
+/** A system the portal reads, as config.json's `sources` name it (server/systems.ts). */
+export interface TeamSystem {
+  id: string;
+  kind: string;
 }
 
 export interface TeamCoreOptions {
   claims: ClaimStore;
+  /**
+   * The systems the portal reads: claims and presence name one of these, and the trail records
+   * the kind given here, never one a browser sent.
+   */
+  systems: readonly TeamSystem[];
   /** Where claims and releases are recorded (the audit trail). */
   trail: Pick<TrailStore, 'insertAttempts' | 'insertOutcome'>;
   identity: IdentityConfig;
@@ -124,13 +139,21 @@ const PRESENCE_TABS_MAX = 16;
 /** A claim or release: up to 100 questions of {source ≤ 64, id ≤ 300, kind ≤ 16}. */
 const CLAIMS_BODY_MAX = 48 * 1024;
 const ID_MAX = 300;
-const STREAMS_PER_REVIEWER = 20;
 const ACTED_KEEP_MS = 60_000;
-const KINDS = ['reflexio', 'vertesia', 'bilby'];
 const ACTED_MAX = 100;
-const HEARTBEAT_MS = 15_000;
 /** Requests per reviewer per minute, per kind. */
 const RATE = { presence: 120, claims: 120 };
+/** Tabs one reviewer is shown with at once; a further tab's word replaces their oldest. */
+const TABS_PER_REVIEWER = 16;
+/** Viewers kept in all (this replica's and the others'): what every snapshot carries is bounded. */
+const VIEWERS_MAX = 2_000;
+/**
+ * Bytes a second all streams are sent at most: with many streams and a large state, changes are
+ * gathered for longer (up to BROADCAST_MAX_MS) before the next snapshot goes to every stream.
+ */
+const SEND_BYTES_PER_SECOND = 4 * 1024 * 1024;
+const BROADCAST_MIN_MS = 100;
+const BROADCAST_MAX_MS = 5_000;
 
 /** Node's timers keep the process up unless unref'd; a browser's have no unref. */
 function unref(timer: ReturnType<typeof setInterval>): void {
@@ -155,8 +178,16 @@ interface Ref {
   questionId: string | null;
 }
 
+/** Control, format and line-separator characters: no id of a system holds one. */
+const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+
 function text(value: unknown, max = ID_MAX): string | null {
-  return typeof value === 'string' && value.trim() && value.length <= max ? value.trim() : null;
+  return typeof value === 'string' &&
+    value.trim() &&
+    value.length <= max &&
+    !UNPRINTABLE.test(value)
+    ? value.trim()
+    : null;
 }
 
 export interface Team {
@@ -172,23 +203,28 @@ export interface Team {
   answered(sourceId: string, questionIds: string[], reviewer?: string): Promise<void>;
   /** Claims changed outside the team's routes (the demo's reset): every stream hears of it. */
   claimsChanged(): Promise<void>;
+  /** Whether presence and claims reach the other replicas now (`/readyz`). */
+  link(): LinkState;
   close(): Promise<void>;
 }
 
 export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
   const { claims: store, trail, identity } = options;
   const config = { ...DEFAULT_TEAM_CONFIG, ...options.config };
+  const kindOf = new Map(options.systems.map((system) => [system.id, system.kind]));
+  const systemNames = options.systems.map((system) => system.id).join(', ');
+  const notASystem = (source: string) =>
+    json(400, {
+      detail: `"${source}" is not one of the systems this portal reads (${systemNames}).`,
+    });
   const now = options.now ?? Date.now;
   const log = options.log ?? ((line: string) => console.error(line));
   const replica = globalThis.crypto.randomUUID();
   /** `<tab>` → what that tab has open (tabs of one reviewer are counted once when shown). */
   const seen = new Map<string, Seen>();
-  const streams = new Set<{
-    reviewer: string;
-    send: (data: string) => void;
-    end: () => void;
-  }>();
+  const hub = createStreamHub({ max: config.maxEventStreams, now, log });
   const counters = new Map<string, { windowStart: number; count: number }>();
+  let everyone = { windowStart: 0, count: 0 };
   let claims: Claim[] = await store.list().catch(() => []);
   let acted: Acted[] = [];
   const recentActed = (at: number) =>
@@ -201,6 +237,28 @@ export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
       ...questionIds.map((questionId) => ({ sourceId, questionId, reviewer, at: stamp })),
     ].slice(-ACTED_MAX);
     broadcast();
+  };
+
+  /** Presence from everyone this second, past MAX_PRESENCE_PER_SECOND. */
+  const crowded = (): boolean => {
+    const at = now();
+    if (at - everyone.windowStart >= 1000) everyone = { windowStart: at, count: 0 };
+    everyone.count += 1;
+    return everyone.count > config.maxPresencePerSecond;
+  };
+
+  /**
+   * Room for `tab`'s entry: a reviewer's oldest tab makes way past TABS_PER_REVIEWER; false when
+   * VIEWERS_MAX are kept in all.
+   */
+  const makeRoom = (tab: string, reviewer: string): boolean => {
+    if (seen.has(tab)) return true;
+    const theirs = [...seen].filter(([, entry]) => entry.reviewer === reviewer);
+    if (theirs.length >= TABS_PER_REVIEWER) {
+      const oldest = theirs.reduce((a, b) => (a[1].expiresAt <= b[1].expiresAt ? a : b));
+      seen.delete(oldest[0]);
+    }
+    return seen.size < VIEWERS_MAX;
   };
 
   const limited = (kind: keyof typeof RATE, reviewer: string): boolean => {
@@ -242,10 +300,16 @@ export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
   };
 
   let lastSent = '';
+  let lastBytes = 0;
   let pending: ReturnType<typeof setTimeout> | null = null;
   const broadcast = () => {
     if (pending) return;
-    // Changes within 100 ms go out as one message.
+    // Changes within the delay go out as one snapshot, the same bytes to every stream; the
+    // delay grows with what a snapshot costs to send to all of them.
+    const delay = Math.min(
+      BROADCAST_MAX_MS,
+      Math.max(BROADCAST_MIN_MS, (hub.size() * lastBytes * 1000) / SEND_BYTES_PER_SECOND),
+    );
     pending = setTimeout(() => {
       pending = null;
       const { serverTime: _, ...state } = snapshot();
@@ -253,8 +317,9 @@ export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
       if (key === lastSent) return;
       lastSent = key;
       const data = JSON.stringify(snapshot());
-      for (const stream of streams) stream.send(data);
-    }, 100);
+      lastBytes = data.length;
+      hub.send(`event: team\ndata: ${data}\n\n`);
+    }, delay);
   };
 
   const reloadClaims = async () => {
@@ -270,6 +335,9 @@ export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
   const sweep = setInterval(() => {
     const at = now();
     for (const [tab, entry] of seen) if (entry.expiresAt <= at) seen.delete(tab);
+    for (const [key, counter] of counters) {
+      if (at - counter.windowStart >= 60_000) counters.delete(key);
+    }
     broadcast();
   }, 1000);
   unref(sweep);
@@ -278,63 +346,54 @@ export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
   }, 60_000);
   unref(prune);
 
-  const bus = options.bus ?? null;
-  const publish = (message: object) => {
-    if (!bus) return;
-    bus.publish(JSON.stringify({ ...message, replica })).catch((error: unknown) => {
-      log(
-        `[team] could not tell other replicas: ${error instanceof Error ? error.message : error}`,
-      );
-    });
+  /** What another replica said (its own messages never come back here). */
+  const heard = (message: Record<string, unknown>) => {
+    if (message.kind === 'claims') void reloadClaims();
+    if (
+      message.kind === 'acted' &&
+      typeof message.sourceId === 'string' &&
+      typeof message.reviewer === 'string' &&
+      Array.isArray(message.questionIds)
+    ) {
+      const ids = message.questionIds.filter((id): id is string => typeof id === 'string');
+      noteActed(message.sourceId, ids.slice(0, ACTED_MAX), message.reviewer);
+    }
+    if (message.kind === 'presence' && typeof message.tab === 'string') {
+      const tab = `${String(message.replica)}:${message.tab}`;
+      const entry = asRecord(message.entry) as Seen | null;
+      if (entry && typeof entry.reviewer === 'string') {
+        if (!makeRoom(tab, entry.reviewer)) return;
+        // The other replica's clock may differ: its entry lives for the TTL from now here.
+        seen.set(tab, {
+          ...entry,
+          typingUntil: entry.typingUntil > 0 ? now() + TYPING_MS : 0,
+          expiresAt: now() + config.presenceTtlSeconds * 1000,
+        });
+      } else seen.delete(tab);
+      broadcast();
+    }
   };
-  const unsubscribe = bus
-    ? await bus.subscribe((message) => {
-        let parsed: {
-          replica?: string;
-          kind?: string;
-          tab?: string;
-          entry?: Seen | null;
-          sourceId?: unknown;
-          questionIds?: unknown;
-          reviewer?: unknown;
-        };
-        try {
-          parsed = JSON.parse(message);
-        } catch {
-          return;
-        }
-        if (parsed.replica === replica) return;
-        if (parsed.kind === 'claims') void reloadClaims();
-        if (
-          parsed.kind === 'acted' &&
-          typeof parsed.sourceId === 'string' &&
-          typeof parsed.reviewer === 'string' &&
-          Array.isArray(parsed.questionIds)
-        ) {
-          const ids = parsed.questionIds.filter((id): id is string => typeof id === 'string');
-          noteActed(parsed.sourceId, ids.slice(0, ACTED_MAX), parsed.reviewer);
-        }
-        if (parsed.kind === 'presence' && typeof parsed.tab === 'string') {
-          const tab = `${parsed.replica}:${parsed.tab}`;
-          if (parsed.entry) {
-            // The other replica's clock may differ: its entry lives for the TTL from now here.
-            seen.set(tab, {
-              ...parsed.entry,
-              typingUntil: parsed.entry.typingUntil > 0 ? now() + TYPING_MS : 0,
-              expiresAt: now() + config.presenceTtlSeconds * 1000,
-            });
-          } else seen.delete(tab);
-          broadcast();
-        }
-      })
-    : null;
 
-  const audit = async (
-    reviewer: Reviewer,
-    changed: Claim[],
-    action: 'claim' | 'release',
-    kinds: ReadonlyMap<string, string>,
-  ) => {
+  const link = await openTeamLink({
+    bus: options.bus ?? null,
+    replica,
+    log,
+    now,
+    onMessage: heard,
+    // Back after a loss: what the others changed meanwhile is read again, and what this replica
+    // has is said again (they dropped it when its entries' time ran out).
+    onResync: () => {
+      void reloadClaims();
+      link.claims();
+      const at = now();
+      for (const [key, entry] of seen) {
+        if (entry.replica !== replica || entry.expiresAt <= at) continue;
+        link.presence(key.slice(replica.length + 1), entry);
+      }
+    },
+  });
+
+  const audit = async (reviewer: Reviewer, changed: Claim[], action: 'claim' | 'release') => {
     if (changed.length === 0) return;
     const requestId = globalThis.crypto.randomUUID();
     try {
@@ -343,7 +402,7 @@ export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
           .map((claim) => {
             // The trail names a question as its system does (the audited actions do): the inbox's
             // `<source>:` prefix on other systems' ids goes, so History finds claims with answers.
-            const kind = kinds.get(`${claim.sourceId}\n${claim.questionId}`) ?? claim.sourceId;
+            const kind = kindOf.get(claim.sourceId) ?? claim.sourceId;
             const prefix = `${claim.sourceId}:`;
             const questionId =
               kind !== 'reflexio' && claim.questionId.startsWith(prefix)
@@ -371,7 +430,7 @@ export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
 
   const claimsChanged = async () => {
     await reloadClaims();
-    publish({ kind: 'claims' });
+    link.claims();
   };
 
   const readJson = async (
@@ -388,78 +447,43 @@ export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
     return json(400, { detail: 'The body must be a JSON object.' });
   };
 
-  const questionsOf = (body: Record<string, unknown>) => {
+  /** The questions a claim or release names, or the reply refusing them. */
+  const questionsOf = (
+    body: Record<string, unknown>,
+  ): { sourceId: string; questionId: string }[] | Response => {
     const list = Array.isArray(body.questions) ? body.questions : [];
-    if (list.length === 0 || list.length > 100) return null;
-    const out: { sourceId: string; questionId: string; kind: string | null }[] = [];
+    const shape = json(400, {
+      detail: `questions: 1 to 100 of {source, id}, ids of at most ${ID_MAX} printable characters.`,
+    });
+    if (list.length === 0 || list.length > 100) return shape;
+    const out: { sourceId: string; questionId: string }[] = [];
     for (const item of list) {
-      const record =
-        typeof item === 'object' && item !== null ? (item as Record<string, unknown>) : {};
+      const record = asRecord(item) ?? {};
       const sourceId = text(record.source, 64);
       const questionId = text(record.id);
-      if (!sourceId || !questionId) return null;
-      // Which system it is, for the trail's record only (claims are keyed by source and id).
-      const kind = text(record.kind, 16);
-      out.push({ sourceId, questionId, kind: kind && KINDS.includes(kind) ? kind : null });
+      if (!sourceId || !questionId) return shape;
+      // The trail records the configured system's kind; a browser naming another is refused.
+      const kind = kindOf.get(sourceId);
+      if (!kind) return notASystem(sourceId);
+      if (record.kind !== undefined && record.kind !== kind) {
+        return json(400, {
+          detail: `"${sourceId}" is a ${kind} system: send kind "${kind}", or none.`,
+        });
+      }
+      out.push({ sourceId, questionId });
     }
     return out;
   };
 
-  const kindsOf = (
-    questions: readonly { sourceId: string; questionId: string; kind: string | null }[],
-  ) =>
-    new Map(
-      questions.flatMap((q) =>
-        q.kind ? [[`${q.sourceId}\n${q.questionId}`, q.kind] as const] : [],
-      ),
-    );
-
+  // Streams opened within BROADCAST_MIN_MS of each other start with the same bytes: any change
+  // since goes to them all with the next broadcast.
+  let first: { at: number; frame: string } | null = null;
   const events = (request: Request, reviewer: Reviewer): Response => {
-    if ([...streams].filter((s) => s.reviewer === reviewer.id).length >= STREAMS_PER_REVIEWER) {
-      return json(429, { detail: 'Too many open event streams for this reviewer.' });
+    const at = now();
+    if (!first || at - first.at >= BROADCAST_MIN_MS || at < first.at) {
+      first = { at, frame: `retry: 3000\nevent: team\ndata: ${JSON.stringify(snapshot())}\n\n` };
     }
-    const encoder = new TextEncoder();
-    let entry: { reviewer: string; send: (data: string) => void; end: () => void } | null = null;
-    let heartbeat: ReturnType<typeof setInterval> | null = null;
-    const stop = () => {
-      if (entry) streams.delete(entry);
-      if (heartbeat) clearInterval(heartbeat);
-      entry = null;
-    };
-    const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        const write = (chunk: string) => {
-          try {
-            controller.enqueue(encoder.encode(chunk));
-          } catch {
-            stop();
-          }
-        };
-        const end = () => {
-          stop();
-          try {
-            controller.close();
-          } catch {}
-        };
-        entry = {
-          reviewer: reviewer.id,
-          send: (data) => write(`event: team\ndata: ${data}\n\n`),
-          end,
-        };
-        streams.add(entry);
-        write(`retry: 3000\nevent: team\ndata: ${JSON.stringify(snapshot())}\n\n`);
-        heartbeat = setInterval(() => write(': keep-alive\n\n'), HEARTBEAT_MS);
-        request.signal.addEventListener('abort', end);
-      },
-      cancel: stop,
-    });
-    return new Response(body, {
-      headers: {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-store',
-        'x-accel-buffering': 'no',
-      },
-    });
+    return hub.open(reviewer.id, first.frame, request.signal);
   };
 
   const api = async (
@@ -479,6 +503,12 @@ export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
     if (route === 'presence' && method === 'POST') {
       if (limited('presence', reviewer.id)) {
         return json(429, { detail: 'Too many presence messages: at most one every 10 seconds.' });
+      }
+      if (crowded()) {
+        return json(503, {
+          detail:
+            'This server is taking as many presence messages as it can: this one was dropped, the next will do.',
+        });
       }
       const body = await readJson(request, PRESENCE_BODY_MAX);
       if (body instanceof Response) return body;
@@ -510,8 +540,11 @@ export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
         const sourceId = text(question.source, 64);
         const questionId = text(question.id);
         if (!sourceId || !questionId) {
-          return json(400, { detail: 'question: {source, id} of the open question, or null.' });
+          return json(400, {
+            detail: `question: {source, id} of the open question (ids of at most ${ID_MAX} printable characters), or null.`,
+          });
         }
+        if (!kindOf.has(sourceId)) return notASystem(sourceId);
         const before = seen.get(key);
         const sameQuestion =
           before?.sourceId === sourceId && before.questionId === questionId ? before : null;
@@ -532,6 +565,7 @@ export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
           },
         });
       }
+      let full = false;
       for (const { key, tab, entry, left } of changes) {
         if (!entry) {
           const current = seen.get(key);
@@ -542,10 +576,19 @@ export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
           )
             continue;
           seen.delete(key);
-        } else seen.set(key, entry);
-        publish({ kind: 'presence', tab: `${reviewer.id}:${tab}`, entry });
+        } else if (makeRoom(key, reviewer.id)) seen.set(key, entry);
+        else {
+          full = true;
+          continue;
+        }
+        link.presence(`${reviewer.id}:${tab}`, entry);
       }
       broadcast();
+      if (full) {
+        return json(503, {
+          detail: `This server shows as many viewers as it can (${VIEWERS_MAX}): yours will show once some leave.`,
+        });
+      }
       return json(200, { ok: true, ttlSeconds: config.presenceTtlSeconds });
     }
 
@@ -556,16 +599,14 @@ export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
       const body = await readJson(request, CLAIMS_BODY_MAX);
       if (body instanceof Response) return body;
       const questions = questionsOf(body);
-      if (!questions) {
-        return json(400, { detail: 'questions: 1 to 100 of {source, id}.' });
-      }
+      if (questions instanceof Response) return questions;
       try {
         if (route === 'release') {
           const released: Claim[] = [];
           for (const { sourceId, questionId } of questions) {
             released.push(...(await store.drop(sourceId, [questionId], reviewer.id)));
           }
-          await audit(reviewer, released, 'release', kindsOf(questions));
+          await audit(reviewer, released, 'release');
           await claimsChanged();
           return json(200, { released });
         }
@@ -593,7 +634,7 @@ export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
               detail: `You already hold ${config.maxClaims} claims, the most one reviewer may: release some first.`,
             });
         }
-        await audit(reviewer, claimed, 'claim', kindsOf(questions));
+        await audit(reviewer, claimed, 'claim');
         await claimsChanged();
         return json(claimed.length === 0 && refused.length > 0 ? 409 : 200, {
           claimed,
@@ -612,7 +653,7 @@ export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
     async answered(sourceId, questionIds, reviewer = '') {
       noteActed(sourceId, questionIds, reviewer);
       // A NOTIFY payload holds under 8,000 bytes: 20 ids of up to 300 characters fit.
-      publish({ kind: 'acted', sourceId, questionIds: questionIds.slice(0, 20), reviewer });
+      link.acted({ kind: 'acted', sourceId, questionIds: questionIds.slice(0, 20), reviewer });
       try {
         const dropped = await store.drop(sourceId, questionIds, null);
         if (dropped.length > 0) await claimsChanged();
@@ -623,14 +664,15 @@ export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
       }
     },
     claimsChanged,
+    link: () => link.state(),
     async close() {
       clearInterval(sweep);
       clearInterval(prune);
       if (pending) clearTimeout(pending);
       // Open streams would hold a graceful shutdown until its deadline: they end now (browsers
       // reconnect to another replica, or to this one when it is back).
-      for (const stream of [...streams]) stream.end();
-      await unsubscribe?.();
+      hub.close();
+      await link.close();
     },
   };
 }

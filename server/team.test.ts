@@ -5,9 +5,16 @@ import { listEntries } from './db/queries';
 import { withEmbeddedDb } from './db/test-db';
 import { postgresAvailable, startTestPostgres, type TestPostgres } from './db/test-postgres';
 import type { IdentityConfig } from './identity';
-import { createTeam, TEAM_CHANNEL, type Team, type TeamOptions, type TeamSnapshot } from './team';
+import { createTeam, type Team, type TeamOptions, type TeamSnapshot, teamBus } from './team';
 
 const SSO: IdentityConfig = { header: 'x-forwarded-email', nameHeader: null };
+/** The systems the tests' portal reads (config.json's sources). */
+const SYSTEMS = [
+  { id: 'reflexio', kind: 'reflexio' },
+  { id: 'vertesia', kind: 'vertesia' },
+  { id: 'vertesia-prod', kind: 'vertesia' },
+  { id: 'r'.repeat(64), kind: 'vertesia' },
+];
 
 let db: Db;
 const teams: Team[] = [];
@@ -19,7 +26,7 @@ afterEach(async () => {
 });
 
 async function team(options: Partial<TeamOptions> = {}) {
-  const made = await createTeam({ db, identity: SSO, log: () => {}, ...options });
+  const made = await createTeam({ db, identity: SSO, systems: SYSTEMS, log: () => {}, ...options });
   teams.push(made);
   return made;
 }
@@ -114,6 +121,30 @@ describe('presence', () => {
     expect((await call('bob@example.com', 'GET', 'state')).body.viewers).toEqual([]);
   });
 
+  it('is only for the configured systems, with printable ids', async () => {
+    const call = caller(await team());
+    const refused = await call('a@x', 'POST', 'presence', {
+      tab: 't1',
+      question: { source: 'nowhere', id: 'q1' },
+    });
+    expect(refused).toEqual({
+      status: 400,
+      body: {
+        detail: expect.stringMatching(/^"nowhere" is not one of the systems this portal reads/),
+      },
+    });
+    for (const [tab, id] of [
+      ['t\u0007', 'q1'],
+      ['t1', 'q\u0000'],
+    ]) {
+      expect(
+        (await call('a@x', 'POST', 'presence', { tab, question: { source: 'reflexio', id } }))
+          .status,
+      ).toBe(400);
+    }
+    expect((await call('b@x', 'GET', 'state')).body.viewers).toEqual([]);
+  });
+
   it('refuses bad bodies, big bodies and floods', async () => {
     const call = caller(await team());
     expect((await call('a@x', 'POST', 'presence', { tab: 't1', question: {} })).status).toBe(400);
@@ -185,6 +216,35 @@ describe('claims', () => {
     ]);
   });
 
+  it("takes only the configured systems' questions, and records their configured kind", async () => {
+    const call = caller(await team());
+    const refused = async (questions: unknown[]) => {
+      const answer = await call('alice@example.com', 'POST', 'claim', { questions });
+      expect(answer.status, JSON.stringify(questions)).toBe(400);
+      return String(answer.body.detail);
+    };
+    expect(await refused([{ source: 'jira', id: 'J-1' }])).toBe(
+      '"jira" is not one of the systems this portal reads (reflexio, vertesia, vertesia-prod, rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr).',
+    );
+    expect(
+      await refused([{ source: 'vertesia', kind: '=HYPERLINK("http://x")', id: 'vertesia:a1' }]),
+    ).toBe('"vertesia" is a vertesia system: send kind "vertesia", or none.');
+    expect(await refused([{ source: 'vertesia', kind: 'bilby', id: 'vertesia:a1' }])).toBe(
+      '"vertesia" is a vertesia system: send kind "vertesia", or none.',
+    );
+    for (const id of ['q\u0000', 'q\nq', 'q\u202eq', 'q\u2028']) {
+      expect(await refused([{ source: 'reflexio', id }])).toMatch(/printable characters/);
+    }
+    // A browser that names no kind: the trail has the configured one.
+    await call('alice@example.com', 'POST', 'claim', {
+      questions: [{ source: 'vertesia-prod', id: 'vertesia-prod:a2' }],
+    });
+    const entries = await listEntries(db, {}, { cursor: null, limit: 10 });
+    expect(entries.entries.map((e) => [e.action, e.sourceId, e.sourceKind, e.questionId])).toEqual([
+      ['claim', 'vertesia-prod', 'vertesia', 'a2'],
+    ]);
+  });
+
   it('caps the claims one reviewer holds', async () => {
     const call = caller(await team({ config: { maxClaims: 2 } }));
     const many = await call('alice@example.com', 'POST', 'claim', {
@@ -199,7 +259,7 @@ describe('claims', () => {
     const questions = Array.from({ length: 100 }, (_, i) => ({
       source: 'r'.repeat(64),
       id: `${i}`.padStart(300, 'q'),
-      kind: 'x'.repeat(16),
+      kind: 'vertesia',
     }));
     const claimed = await call('alice@example.com', 'POST', 'claim', { questions });
     expect(claimed.status).toBe(200);
@@ -291,18 +351,12 @@ describe.skipIf(!postgresAvailable())('two replicas on one PostgreSQL', () => {
       const opened = await openPostgres(url);
       dbs.push(opened);
       await migrate(opened);
-      const listen = opened.listen?.bind(opened);
-      if (!listen) throw new Error('no LISTEN');
       const made = await createTeam({
         db: opened,
         identity: SSO,
+        systems: SYSTEMS,
         log: () => {},
-        bus: {
-          publish: async (message) => {
-            await opened.query('SELECT pg_notify($1, $2)', [TEAM_CHANNEL, message]);
-          },
-          subscribe: (onMessage) => listen(TEAM_CHANNEL, onMessage),
-        },
+        bus: teamBus(opened),
       });
       teams.push(made);
       return made;

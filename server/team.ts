@@ -4,7 +4,15 @@
 import { sqlTrail } from './audit';
 import type { Db } from './db/engine';
 import { dropClaims, listClaims, pruneClaims, takeClaim } from './db/queries';
-import { type ClaimStore, createTeamCore, type Team, type TeamCoreOptions } from './team-core';
+import type { Readiness } from './health';
+import {
+  type ClaimStore,
+  createTeamCore,
+  TEAM_CHANNEL,
+  type Team,
+  type TeamBus,
+  type TeamCoreOptions,
+} from './team-core';
 
 export {
   type Claim,
@@ -31,7 +39,28 @@ export function sqlClaims(db: Db): ClaimStore {
   };
 }
 
+/**
+ * The bus between replicas on PostgreSQL: LISTEN and NOTIFY on a connection of their own (never
+ * the pool answers are recorded through); none with the embedded database (one process is all).
+ */
+export function teamBus(db: Db): TeamBus | null {
+  const listen = db.listen?.bind(db);
+  return listen ? { open: (handlers) => listen(TEAM_CHANNEL, handlers) } : null;
+}
+
 export function createTeam(options: TeamOptions): Promise<Team> {
   const { db, ...rest } = options;
   return createTeamCore({ ...rest, claims: sqlClaims(db), trail: sqlTrail(db) });
+}
+
+/** `/readyz` for the team: degraded while presence and claims cannot reach the other replicas. */
+export function teamReadiness(team: Pick<Team, 'link'>): Readiness {
+  // Why it is down goes to the log only: /readyz answers anyone, and an error names addresses.
+  if (team.link().link !== 'down') return { ok: true, problems: [] };
+  return {
+    ok: false,
+    problems: [
+      'Presence and claims do not reach the other replicas: the link to PostgreSQL is down; reconnecting.',
+    ],
+  };
 }

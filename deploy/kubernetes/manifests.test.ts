@@ -1,6 +1,6 @@
 // Validates deploy/kubernetes/*.yaml against the Kubernetes API schemas shipped in the
 // `kubernetes-models` package (offline: no cluster, no download), then checks what the example
-// promises: probes on /healthz, limits, non-root and read-only, the key from a Secret, and a
+// promises: probes on /readyz and /healthz, limits, non-root and read-only, the key from a Secret, and a
 // Service that reaches oauth2-proxy only.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -68,14 +68,15 @@ describe('deploy/kubernetes', () => {
     expect(() => validate(missing)).toThrow(/selector/);
   });
 
-  it('the portal container is probed on /healthz, limited, non-root and read-only, with the key from a Secret', () => {
+  it('the portal container is probed (ready on /readyz, alive on /healthz), limited, non-root and read-only, with the key from a Secret', () => {
     const deployment = byKind('Deployment');
     const pod = deployment.spec.template.spec;
     const portal = pod.containers.find((c: IContainer) => c.name === 'portal') as IContainer;
     const port = Number(portal.env?.find((e) => e.name === 'PORT')?.value);
     expect(portal.ports?.[0]?.containerPort).toBe(port);
+    expect(portal.readinessProbe?.httpGet?.path).toBe('/readyz');
+    expect(portal.livenessProbe?.httpGet?.path).toBe('/healthz');
     for (const probe of [portal.readinessProbe, portal.livenessProbe]) {
-      expect(probe?.httpGet?.path).toBe('/healthz');
       expect(probe?.httpGet?.port).toBe(portal.ports?.[0]?.name);
     }
     expect(portal.resources?.limits).toMatchObject({

@@ -1,7 +1,7 @@
 // The trail's words and shapes are server/audit-core.ts's (the static demo uses them too).
 import type { AuditAttempt, AuditEntry, AuditFilter } from '../audit-core';
 import type { Claim, ClaimResult } from '../team-core';
-import type { Queryable } from './engine';
+import type { Db, Queryable } from './engine';
 
 export {
   type AnswerMode,
@@ -173,38 +173,46 @@ function toClaim(row: ClaimRow): Claim {
 
 /**
  * Claims a question for `reviewer` for `minutes` (renews their own claim). Refused while someone
- * else's unexpired claim holds it, or when the reviewer already holds `maxClaims` others.
+ * else's unexpired claim holds it, or when the reviewer already holds `maxClaims` others. The count
+ * and the insert run in one transaction under a lock per reviewer: two requests at once (two tabs,
+ * two replicas) cannot both see room for one more claim.
  */
 export async function takeClaim(
-  db: Queryable,
+  db: Pick<Db, 'transaction'>,
   claim: { sourceId: string; questionId: string; reviewer: string; reviewerName: string | null },
   minutes: number,
   maxClaims: number,
 ): Promise<ClaimResult> {
-  const [count] = await db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM claims WHERE reviewer = $1 AND expires_at > now()
-       AND NOT (source_id = $2 AND question_id = $3)`,
-    [claim.reviewer, claim.sourceId, claim.questionId],
-  );
-  const held = Number(count?.n ?? 0);
-  if (held >= maxClaims) return { ok: false, reason: 'limit', held };
-  const rows = await db.query<ClaimRow>(
-    `INSERT INTO claims (source_id, question_id, reviewer, reviewer_name, expires_at)
-     VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5::double precision))
-     ON CONFLICT (source_id, question_id) DO UPDATE
-       SET reviewer = EXCLUDED.reviewer, reviewer_name = EXCLUDED.reviewer_name,
-           claimed_at = EXCLUDED.claimed_at, expires_at = EXCLUDED.expires_at
-       WHERE claims.expires_at <= now() OR claims.reviewer = EXCLUDED.reviewer
-     RETURNING *`,
-    [claim.sourceId, claim.questionId, claim.reviewer, claim.reviewerName, minutes * 60],
-  );
-  if (rows[0]) return { ok: true, claim: toClaim(rows[0]) };
-  const holder = await db.query<ClaimRow>(
-    'SELECT * FROM claims WHERE source_id = $1 AND question_id = $2',
-    [claim.sourceId, claim.questionId],
-  );
-  if (!holder[0]) return takeClaim(db, claim, minutes, maxClaims);
-  return { ok: false, reason: 'held', holder: toClaim(holder[0]) };
+  for (;;) {
+    const result = await db.transaction(async (tx): Promise<ClaimResult | null> => {
+      await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`claims\n${claim.reviewer}`]);
+      const [count] = await tx.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM claims WHERE reviewer = $1 AND expires_at > now()
+           AND NOT (source_id = $2 AND question_id = $3)`,
+        [claim.reviewer, claim.sourceId, claim.questionId],
+      );
+      const held = Number(count?.n ?? 0);
+      if (held >= maxClaims) return { ok: false, reason: 'limit', held };
+      const rows = await tx.query<ClaimRow>(
+        `INSERT INTO claims (source_id, question_id, reviewer, reviewer_name, expires_at)
+         VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5::double precision))
+         ON CONFLICT (source_id, question_id) DO UPDATE
+           SET reviewer = EXCLUDED.reviewer, reviewer_name = EXCLUDED.reviewer_name,
+               claimed_at = EXCLUDED.claimed_at, expires_at = EXCLUDED.expires_at
+           WHERE claims.expires_at <= now() OR claims.reviewer = EXCLUDED.reviewer
+         RETURNING *`,
+        [claim.sourceId, claim.questionId, claim.reviewer, claim.reviewerName, minutes * 60],
+      );
+      if (rows[0]) return { ok: true, claim: toClaim(rows[0]) };
+      const holder = await tx.query<ClaimRow>(
+        'SELECT * FROM claims WHERE source_id = $1 AND question_id = $2',
+        [claim.sourceId, claim.questionId],
+      );
+      // Gone between the insert and the look (released meanwhile): try again.
+      return holder[0] ? { ok: false, reason: 'held', holder: toClaim(holder[0]) } : null;
+    });
+    if (result) return result;
+  }
 }
 
 /** Removes claims on these questions: `reviewer`'s only, or anyone's (null: the question was answered). */

@@ -11,6 +11,16 @@ export interface TestPostgres {
   /** A fresh, empty database on the server: one per call, so tests do not see each other's rows. */
   createDatabase(): Promise<string>;
   stop(): Promise<void>;
+  /**
+   * A server this process started (not TEST_DATABASE_URL's): `down` stops it as an outage would
+   * (pg_ctl stop -m fast: connections are cut), `up` starts it again on the same port.
+   */
+  outage: { down(): void; up(): void } | null;
+}
+
+/** Whether a server of its own can be started here (the outage tests need one to stop). */
+export function ownPostgresAvailable(): boolean {
+  return binDir() !== null || (Boolean(process.env.CI) && !process.env.TEST_DATABASE_URL);
 }
 
 function binDir(): string | null {
@@ -53,10 +63,11 @@ function run(bin: string, args: string[]): void {
 
 let counter = 0;
 
-export async function startTestPostgres(): Promise<TestPostgres> {
-  const given = process.env.TEST_DATABASE_URL;
+export async function startTestPostgres(options: { own?: boolean } = {}): Promise<TestPostgres> {
+  const given = options.own ? undefined : process.env.TEST_DATABASE_URL;
   let adminUrl: string;
   let stopServer = async () => {};
+  let outage: TestPostgres['outage'] = null;
   if (given) {
     adminUrl = given;
   } else {
@@ -68,16 +79,22 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     const port = await freePort();
     const data = path.join(dir, 'data');
     run(path.join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']);
-    run(path.join(bin, 'pg_ctl'), [
-      '-D',
-      data,
-      '-o',
-      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
-      '-l',
-      path.join(dir, 'log'),
-      '-w',
-      'start',
-    ]);
+    const start = () =>
+      run(path.join(bin, 'pg_ctl'), [
+        '-D',
+        data,
+        '-o',
+        `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+        '-l',
+        path.join(dir, 'log'),
+        '-w',
+        'start',
+      ]);
+    start();
+    outage = {
+      down: () => run(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop']),
+      up: start,
+    };
     adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
     stopServer = async () => {
       try {
@@ -114,5 +131,6 @@ export async function startTestPostgres(): Promise<TestPostgres> {
       }
       await stopServer();
     },
+    outage,
   };
 }
