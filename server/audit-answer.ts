@@ -1,8 +1,7 @@
 // What the trail keeps of an answer and of a system's refusal, under AUDIT_ANSWERS and
 // AUDIT_ANSWER_MAX_BYTES. No Node built-ins: the static demo's Service Worker runs it too.
-import { hmac } from '@noble/hashes/hmac.js';
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+// Hashes through Web Crypto (Node and the Service Worker alike): a 1 MB answer is hashed off the
+// event loop, not in JavaScript on it.
 
 export type AnswerMode = 'full' | 'hash' | 'none';
 
@@ -20,6 +19,27 @@ export interface KeptAnswer {
   answerSha256: string | null;
 }
 
+const hex = (buffer: ArrayBuffer) =>
+  Array.from(new Uint8Array(buffer), (byte) => byte.toString(16).padStart(2, '0')).join('');
+
+async function sha256Hex(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
+  return hex(await globalThis.crypto.subtle.digest('SHA-256', bytes));
+}
+
+async function hmacHex(
+  key: Uint8Array<ArrayBuffer>,
+  bytes: Uint8Array<ArrayBuffer>,
+): Promise<string> {
+  const imported = await globalThis.crypto.subtle.importKey(
+    'raw',
+    key,
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  );
+  return hex(await globalThis.crypto.subtle.sign('HMAC', imported, bytes));
+}
+
 /** The first `maxBytes` of `text` in UTF-8, never cutting a character in two. */
 export function cutToBytes(bytes: Uint8Array, maxBytes: number): string {
   if (bytes.byteLength <= maxBytes) return new TextDecoder().decode(bytes);
@@ -33,11 +53,11 @@ export function cutToBytes(bytes: Uint8Array, maxBytes: number): string {
  * HMAC-SHA-256 under the deployment's key (a dictionary of likely answers cannot reverse it
  * without the key); `none`: nothing.
  */
-export function keepAnswer(
+export async function keepAnswer(
   answer: string | null,
   mode: AnswerMode,
-  options: { maxBytes: number; hashKey: Uint8Array | null },
-): KeptAnswer {
+  options: { maxBytes: number; hashKey: Uint8Array<ArrayBuffer> | null },
+): Promise<KeptAnswer> {
   const kept = (value: Partial<KeptAnswer> & Pick<KeptAnswer, 'answerMode'>): KeptAnswer => ({
     answer: null,
     answerBytes: null,
@@ -50,16 +70,16 @@ export function keepAnswer(
     if (!options.hashKey) throw new Error('AUDIT_ANSWERS=hash needs its key');
     return kept({
       answerMode: 'hmac-sha256',
-      answer: bytesToHex(hmac(sha256, options.hashKey, utf8ToBytes(answer))),
+      answer: await hmacHex(options.hashKey, new TextEncoder().encode(answer)),
     });
   }
   if (answer === null) return kept({ answerMode: 'full' });
-  const bytes = utf8ToBytes(answer);
+  const bytes = new TextEncoder().encode(answer);
   return kept({
     answerMode: 'full',
     answer: cutToBytes(bytes, options.maxBytes),
     answerBytes: bytes.byteLength,
-    answerSha256: bytesToHex(sha256(bytes)),
+    answerSha256: await sha256Hex(bytes),
   });
 }
 

@@ -120,7 +120,7 @@ export interface AuditCoreOptions {
   /** AUDIT_ANSWER_MAX_BYTES: how much of an answer `full` keeps (default 4096). */
   answerMaxBytes?: number;
   /** The HMAC key of `hash` (the server keeps one per deployment in its database). */
-  hashKey?: () => Promise<Uint8Array>;
+  hashKey?: () => Promise<Uint8Array<ArrayBuffer>>;
   /** AUDIT_WRITES_PER_MINUTE: entries one reviewer may add a minute (default 600). */
   writesPerMinute?: number;
   log?: (line: string) => void;
@@ -256,16 +256,18 @@ export function createAuditCore(options: AuditCoreOptions): Audit {
     let attempts: AuditAttempt[];
     try {
       const hashKey = mode === 'hash' && options.hashKey ? await options.hashKey() : null;
-      attempts = actions.map((action) => ({
-        requestId,
-        reviewer: reviewer.id,
-        reviewerName: reviewer.name,
-        sourceId: call.source.id,
-        sourceKind: call.source.kind,
-        questionId: action.questionId,
-        action: action.action,
-        ...keepAnswer(action.answer, mode, { maxBytes, hashKey }),
-      }));
+      attempts = await Promise.all(
+        actions.map(async (action) => ({
+          requestId,
+          reviewer: reviewer.id,
+          reviewerName: reviewer.name,
+          sourceId: call.source.id,
+          sourceKind: call.source.kind,
+          questionId: action.questionId,
+          action: action.action,
+          ...(await keepAnswer(action.answer, mode, { maxBytes, hashKey })),
+        })),
+      );
     } catch (error) {
       return notRecorded(call, error);
     }

@@ -49,7 +49,7 @@ export function sqlTrail(db: Db): TrailStore {
 
 export function createAudit(options: AuditOptions): Audit {
   const { db, hashKey, ...rest } = options;
-  let key: Promise<Uint8Array> | null = null;
+  let key: Promise<Uint8Array<ArrayBuffer>> | null = null;
   const loadKey = () => {
     key ??= hashKey ? Promise.resolve(new TextEncoder().encode(hashKey)) : answerHashKey(db);
     // A failed read is tried again on the next answer, not remembered.

@@ -183,7 +183,7 @@ async function reclaim(db: Queryable & { engine?: string }): Promise<void> {
 }
 
 /** The key of AUDIT_ANSWERS=hash: made once per deployment (32 random bytes) and kept. */
-export async function answerHashKey(db: Queryable): Promise<Uint8Array> {
+export async function answerHashKey(db: Queryable): Promise<Uint8Array<ArrayBuffer>> {
   const fresh = new Uint8Array(32);
   globalThis.crypto.getRandomValues(fresh);
   const hex = Array.from(fresh, (byte) => byte.toString(16).padStart(2, '0')).join('');
