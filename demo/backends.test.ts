@@ -225,7 +225,9 @@ describe('what the worker bundles', () => {
     expect([...shared].sort()).toEqual([
       'server/api-response.ts',
       'server/audit-actions.ts',
+      'server/audit-answer.ts',
       'server/audit-core.ts',
+      'server/audit-limits.ts',
       'server/body-limit.ts',
       'server/guards.ts',
       'server/identity.ts',

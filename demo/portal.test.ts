@@ -281,8 +281,10 @@ describe('the trail in the demo', () => {
     expect(lines[0]).toBe(CSV_COLUMNS.join(','));
     expect(lines).toHaveLength(2);
     // A leading = is defused, as the server's CSV does.
-    expect(lines[1]).toContain(`,Reviewer,,reflexio,reflexio,${demoIds.pendingYesNo},answer,200,`);
-    expect(lines[1]).toContain(`'=SUM(${demoIds.pendingYesNo}),full`);
+    expect(lines[1]).toContain(
+      `,"Reviewer",,"reflexio","reflexio","${demoIds.pendingYesNo}","answer",200,`,
+    );
+    expect(lines[1]).toContain(`"'=SUM(${demoIds.pendingYesNo})","full"`);
   });
 
   it('keeps the trail and the claims for the next worker; Reset demo clears both', async () => {

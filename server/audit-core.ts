@@ -1,12 +1,18 @@
 // The audit trail without its database: which write is which action (audit-actions.ts), what is
-// kept of an answer, the attempt written before a forward and its outcome after, and the read
-// API (`me`, `activity` by cursor, its CSV). No Node built-ins: the portal server runs it over
-// PostgreSQL (server/audit.ts), the static demo's Service Worker over a trail kept in the
+// kept of an answer (audit-answer.ts), the attempt written before a forward and its outcome after,
+// and the read API (`me`, `activity` by cursor, its CSV). No Node built-ins: the portal server runs
+// it over PostgreSQL (server/audit.ts), the static demo's Service Worker over a trail kept in the
 // browser (memoryTrail below; demo/portal.ts).
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { Hono } from 'hono';
-import { classifyAction } from './audit-actions';
+import { classifyAction, MAX_QUESTION_ID_LENGTH } from './audit-actions';
+import {
+  type AnswerMode,
+  DEFAULT_ANSWER_MAX_BYTES,
+  type KeptAs,
+  keepAnswer,
+  keptRefusal,
+} from './audit-answer';
+import { DEFAULT_WRITES_PER_MINUTE, ReadsBusy, readGate, writeRate } from './audit-limits';
 import {
   type IdentityConfig,
   missingIdentity,
@@ -14,6 +20,8 @@ import {
   readReviewer,
   withoutIdentity,
 } from './identity';
+
+export type { AnswerMode } from './audit-answer';
 
 /** The actions the trail knows, as the server names them. */
 export const auditActions = [
@@ -27,8 +35,6 @@ export const auditActions = [
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 
-export type AnswerMode = 'full' | 'hash' | 'none';
-
 /** What the server records before it forwards an action. */
 export interface AuditAttempt {
   requestId: string;
@@ -38,9 +44,13 @@ export interface AuditAttempt {
   sourceKind: string;
   questionId: string;
   action: AuditAction;
-  /** The answer or result sent, as AUDIT_ANSWERS keeps it (full, SHA-256, or null). */
+  /** The answer or result sent, as AUDIT_ANSWERS keeps it (bounded, its HMAC, or null). */
   answer: string | null;
-  answerMode: AnswerMode;
+  /** How it is kept; `none` for actions that send no answer. */
+  answerMode: KeptAs | AnswerMode;
+  /** Size and SHA-256 of the whole answer sent (kept in full only). */
+  answerBytes?: number | null;
+  answerSha256?: string | null;
   /** Set by tests and the bench; the database's clock otherwise. */
   at?: Date;
 }
@@ -58,6 +68,9 @@ export interface AuditEntry {
   action: string;
   answer: string | null;
   answerMode: string;
+  /** Size in UTF-8 bytes and SHA-256 of the whole answer sent (null unless kept in full). */
+  answerBytes: number | null;
+  answerSha256: string | null;
   /** The upstream's HTTP status; null when no outcome was recorded (see docs/audit.md). */
   status: number | null;
   detail: string | null;
@@ -72,7 +85,7 @@ export interface AuditFilter {
   /** ISO times, inclusive from, exclusive to. */
   from?: string;
   to?: string;
-  /** Case-insensitive text anywhere in the reviewer, question id or answer. */
+  /** Case-insensitive text in the reviewer, question id, name or the answer's first 500 characters. */
   search?: string;
 }
 
@@ -102,13 +115,22 @@ export interface TrailStore {
 export interface AuditCoreOptions {
   trail: TrailStore;
   identity: IdentityConfig;
-  /** AUDIT_ANSWERS: keep the answer sent, its SHA-256, or nothing (default full). */
+  /** AUDIT_ANSWERS: keep the answer sent, its HMAC, or nothing (default full). */
   answers?: AnswerMode;
+  /** AUDIT_ANSWER_MAX_BYTES: how much of an answer `full` keeps (default 4096). */
+  answerMaxBytes?: number;
+  /** The HMAC key of `hash` (the server keeps one per deployment in its database). */
+  hashKey?: () => Promise<Uint8Array<ArrayBuffer>>;
+  /** AUDIT_WRITES_PER_MINUTE: entries one reviewer may add a minute (default 600). */
+  writesPerMinute?: number;
   log?: (line: string) => void;
   /** After a system accepted an action: its questions (the team's claims on them go). */
   onAccepted?: (sourceId: string, questionIds: string[], reviewer: string) => Promise<void>;
   /** Tests: an error thrown instead of writing the attempt. */
   failWrites?: () => Error | null;
+  now?: () => number;
+  /** Resolves on the event loop's next task: reads of the trail let other work in between. */
+  nextTask?: () => Promise<void>;
 }
 
 /** One write on its way to a system, as the portal server's forward sees it. */
@@ -134,13 +156,13 @@ export interface Audit {
 export const PAGE_LIMIT_DEFAULT = 50;
 export const PAGE_LIMIT_MAX = 200;
 const CSV_MAX_ROWS = 100_000;
-
-/** What the trail keeps of an answer under AUDIT_ANSWERS (`hash`: its SHA-256, hex). */
-export function keptAnswer(answer: string | null, mode: AnswerMode): string | null {
-  if (answer === null || mode === 'none') return null;
-  if (mode === 'hash') return bytesToHex(sha256(utf8ToBytes(answer)));
-  return answer;
-}
+/** How much of an answer the text search reads (migration 4's index holds no more). */
+export const SEARCHED_ANSWER_CHARS = 500;
+const CSV_PAGE = 500;
+/** A Bilby batch is one write of several answers; more than this in one is no reviewer's. */
+const MAX_ACTIONS_PER_WRITE = 500;
+/** Text the trail's columns cannot hold (PostgreSQL's text has no NUL). */
+const NUL = '\u0000';
 
 function parseBody(body: Uint8Array | null): unknown {
   if (!body || body.byteLength === 0) return null;
@@ -158,12 +180,17 @@ function jsonResponse(status: number, value: unknown, headers?: Record<string, s
   });
 }
 
-/** The upstream's own words on a refusal, short (its error body, never a success's). */
-async function refusalDetail(response: Response): Promise<string | null> {
+/** The upstream's own words on a refusal (its error body, never a success's). */
+async function refusalBody(response: Response): Promise<string | null> {
   if (response.status < 400) return null;
   try {
-    const text = await response.clone().text();
-    return text.slice(0, 500) || null;
+    // Only the start is kept: a huge error body is not read whole.
+    const reader = response.clone().body?.getReader();
+    if (!reader) return null;
+    const { value } = await reader.read();
+    // Not awaited: a branch of a tee'd body settles its cancel only once the other one goes too.
+    reader.cancel().catch(() => {});
+    return value ? new TextDecoder().decode(value.subarray(0, 2048)) : null;
   } catch {
     return null;
   }
@@ -173,31 +200,64 @@ export function message(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? 'unknown error';
 }
 
+/** Said in an entry's detail when the reviewer's browser went before the system answered. */
+export const CLIENT_LEFT = 'client left before the answer';
+
+/** Why the attempts cannot be kept as they are (a 400 names it), or null. */
+function unstorable(attempts: AuditAttempt[]): string | null {
+  for (const attempt of attempts) {
+    if (attempt.questionId.length > MAX_QUESTION_ID_LENGTH) {
+      return `Not sent: a question id longer than ${MAX_QUESTION_ID_LENGTH} characters is not one the systems give.`;
+    }
+    if (attempt.questionId.includes(NUL)) return 'Not sent: the question id holds a NUL character.';
+    if (attempt.answer?.includes(NUL)) {
+      return 'Not sent: the answer holds a NUL character (U+0000), which the audit trail cannot keep. Remove it and send again.';
+    }
+    if (attempt.reviewer.includes(NUL) || attempt.reviewerName?.includes(NUL)) {
+      return "Not sent: the reviewer's name holds a NUL character; name yourself again and send.";
+    }
+  }
+  return null;
+}
+
 export function createAuditCore(options: AuditCoreOptions): Audit {
   const { trail, identity } = options;
   const mode = options.answers ?? 'full';
+  const maxBytes = options.answerMaxBytes ?? DEFAULT_ANSWER_MAX_BYTES;
   const log = options.log ?? ((line: string) => console.error(line));
+  const rate = writeRate(options.writesPerMinute ?? DEFAULT_WRITES_PER_MINUTE, options.now);
+  const read = readGate({ running: 2, waiting: 6, nextTask: options.nextTask });
+
+  const refuse = (call: ForwardCall, status: number, detail: string, headers = {}) => {
+    log(`[audit] refused ${call.request.method} ${call.targetPath}: ${status}`);
+    return jsonResponse(status, { detail }, headers);
+  };
 
   const around: ForwardHook = async (call, send) => {
     const request = withoutIdentity(call.request, identity);
     const isWrite = !['GET', 'HEAD', 'OPTIONS'].includes(call.request.method.toUpperCase());
-    if (!isWrite || !call.targetPath.startsWith('/api/')) return send(request);
+    const underApi = call.targetPath === '/api' || call.targetPath.startsWith('/api/');
+    if (!isWrite || !underApi) return send(request);
     const reviewer = readReviewer(call.request.headers, identity);
     if (!reviewer) return missingIdentity(identity);
-    const actions = classifyAction(
+    const classified = classifyAction(
       call.source.kind,
       call.request.method,
       call.targetPath,
       parseBody(call.body),
     );
-    if (!actions) return send(request);
+    if ('refused' in classified) return refuse(call, 400, classified.refused);
+    const { actions } = classified;
+    if (actions.length > MAX_ACTIONS_PER_WRITE) {
+      return refuse(call, 400, `Not sent: at most ${MAX_ACTIONS_PER_WRITE} answers in one send.`);
+    }
 
     const requestId = globalThis.crypto.randomUUID();
+    let attempts: AuditAttempt[];
     try {
-      const failure = options.failWrites?.();
-      if (failure) throw failure;
-      await trail.insertAttempts(
-        actions.map((action) => ({
+      const hashKey = mode === 'hash' && options.hashKey ? await options.hashKey() : null;
+      attempts = await Promise.all(
+        actions.map(async (action) => ({
           requestId,
           reviewer: reviewer.id,
           reviewerName: reviewer.name,
@@ -205,16 +265,29 @@ export function createAuditCore(options: AuditCoreOptions): Audit {
           sourceKind: call.source.kind,
           questionId: action.questionId,
           action: action.action,
-          answer: keptAnswer(action.answer, mode),
-          answerMode: mode,
+          ...(await keepAnswer(action.answer, mode, { maxBytes, hashKey })),
         })),
       );
     } catch (error) {
-      log(`[audit] could not record ${call.request.method} ${call.targetPath}: ${message(error)}`);
-      return jsonResponse(503, {
-        detail:
-          'Not sent: the portal could not write its audit trail, so the action was not passed on. Your answer is still in the form; try again in a moment, or tell whoever runs the portal.',
-      });
+      return notRecorded(call, error);
+    }
+    const problem = unstorable(attempts);
+    if (problem) return refuse(call, 400, problem);
+    const wait = rate(reviewer.id, attempts.length);
+    if (wait > 0) {
+      return refuse(
+        call,
+        429,
+        `Not sent: more actions than the portal records for one reviewer in a minute. Your answer is still in the form; send it again in ${wait} seconds.`,
+        { 'retry-after': String(wait) },
+      );
+    }
+    try {
+      const failure = options.failWrites?.();
+      if (failure) throw failure;
+      await trail.insertAttempts(attempts);
+    } catch (error) {
+      return notRecorded(call, error);
     }
 
     let response: Response;
@@ -224,7 +297,15 @@ export function createAuditCore(options: AuditCoreOptions): Audit {
       await recordOutcome(requestId, 0, message(error));
       throw error;
     }
-    await recordOutcome(requestId, response.status, await refusalDetail(response));
+    const refusal = keptRefusal(response.status, await refusalBody(response), mode);
+    // The reviewer's browser went while the system was answering: what the system did is recorded
+    // all the same, and says so (their History shows it once they are back).
+    const left = call.request.signal.aborted;
+    await recordOutcome(
+      requestId,
+      response.status,
+      left ? `${CLIENT_LEFT}${refusal ? `; ${refusal}` : ''}` : refusal,
+    );
     if (response.status < 400 && options.onAccepted) {
       await options.onAccepted(
         call.source.id,
@@ -240,6 +321,14 @@ export function createAuditCore(options: AuditCoreOptions): Audit {
       headers,
     });
   };
+
+  function notRecorded(call: ForwardCall, error: unknown) {
+    log(`[audit] could not record ${call.request.method} ${call.targetPath}: ${message(error)}`);
+    return jsonResponse(503, {
+      detail:
+        'Not sent: the portal could not write its audit trail, so the action was not passed on. Your answer is still in the form; try again in a moment, or tell whoever runs the portal.',
+    });
+  }
 
   async function recordOutcome(requestId: string, status: number, detail: string | null) {
     // The attempt is already in the trail: a lost outcome leaves it "outcome unknown", never lost.
@@ -257,6 +346,23 @@ export function createAuditCore(options: AuditCoreOptions): Audit {
   const app = new Hono();
   const signedIn = (request: Request): Reviewer | Response =>
     readReviewer(request.headers, identity) ?? missingIdentity(identity);
+  const unreadable = (error: unknown) => {
+    if (error instanceof ReadsBusy) {
+      return jsonResponse(
+        503,
+        { detail: 'The audit trail is busy answering other searches: try again in a few seconds.' },
+        { 'retry-after': '2' },
+      );
+    }
+    log(`[audit] could not read the trail: ${message(error)}`);
+    return jsonResponse(503, {
+      detail: /statement timeout/i.test(message(error))
+        ? 'The search took too long: narrow it (a reviewer, an action or a time range) and try again.'
+        : 'The audit trail could not be read: its database is unavailable.',
+    });
+  };
+  const listed = (filter: AuditFilter, page: { cursor: number | null; limit: number }) =>
+    read(() => trail.listEntries(filter, page));
 
   app.get('/portal-api/me', (c) => {
     const reviewer = signedIn(c.req.raw);
@@ -270,13 +376,9 @@ export function createAuditCore(options: AuditCoreOptions): Audit {
     const parsed = parseQuery(new URL(c.req.url).searchParams);
     if ('error' in parsed) return jsonResponse(400, { detail: parsed.error });
     try {
-      const page = await trail.listEntries(parsed.filter, parsed.page);
-      return jsonResponse(200, page);
+      return jsonResponse(200, await listed(parsed.filter, parsed.page));
     } catch (error) {
-      log(`[audit] could not read the trail: ${message(error)}`);
-      return jsonResponse(503, {
-        detail: 'The audit trail could not be read: its database is unavailable.',
-      });
+      return unreadable(error);
     }
   });
 
@@ -285,27 +387,22 @@ export function createAuditCore(options: AuditCoreOptions): Audit {
     if (reviewer instanceof Response) return reviewer;
     const parsed = parseQuery(new URL(c.req.url).searchParams);
     if ('error' in parsed) return jsonResponse(400, { detail: parsed.error });
-    const lines = [CSV_COLUMNS.join(',')];
-    let cursor: number | null = null;
+    let first: AuditPage;
     try {
-      do {
-        const page: AuditPage = await trail.listEntries(parsed.filter, { cursor, limit: 1000 });
-        for (const entry of page.entries) lines.push(csvRow(entry));
-        cursor = page.nextCursor;
-      } while (cursor !== null && lines.length <= CSV_MAX_ROWS);
+      first = await listed(parsed.filter, { cursor: null, limit: CSV_PAGE });
     } catch (error) {
-      log(`[audit] could not read the trail: ${message(error)}`);
-      return jsonResponse(503, {
-        detail: 'The audit trail could not be read: its database is unavailable.',
-      });
+      return unreadable(error);
     }
-    return new Response(`${lines.join('\r\n')}\r\n`, {
-      headers: {
-        'content-type': 'text/csv; charset=utf-8',
-        'content-disposition': 'attachment; filename="activity.csv"',
-        'cache-control': 'no-store',
+    return new Response(
+      csvStream(first, (cursor) => listed(parsed.filter, cursor), log),
+      {
+        headers: {
+          'content-type': 'text/csv; charset=utf-8',
+          'content-disposition': 'attachment; filename="activity.csv"',
+          'cache-control': 'no-store',
+        },
       },
-    });
+    );
   });
 
   app.all('*', () => jsonResponse(404, { detail: 'Not Found' }));
@@ -320,6 +417,48 @@ export function createAuditCore(options: AuditCoreOptions): Audit {
   };
 }
 
+/**
+ * The CSV a page at a time as the download is read: memory holds one page, whatever the trail's
+ * size, and the first bytes leave as soon as the first page is read.
+ */
+function csvStream(
+  first: AuditPage,
+  next: (page: { cursor: number; limit: number }) => Promise<AuditPage>,
+  log: (line: string) => void,
+): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let page: AuditPage | null = first;
+  let rows = 0;
+  let header = true;
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          if (!page) {
+            controller.close();
+            return;
+          }
+          const lines = header ? [CSV_COLUMNS.join(',')] : [];
+          header = false;
+          const room = CSV_MAX_ROWS - rows;
+          for (const entry of page.entries.slice(0, room)) lines.push(csvRow(entry));
+          rows += Math.min(page.entries.length, room);
+          const cursor = page.nextCursor;
+          page = null;
+          controller.enqueue(encoder.encode(`${lines.join('\r\n')}\r\n`));
+          if (cursor !== null && rows < CSV_MAX_ROWS) {
+            page = await next({ cursor, limit: CSV_PAGE });
+          }
+        } catch (error) {
+          log(`[audit] the CSV stopped part way: ${message(error)}`);
+          controller.error(error);
+        }
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
 export const CSV_COLUMNS = [
   'time',
   'reviewer',
@@ -332,14 +471,20 @@ export const CSV_COLUMNS = [
   'request_id',
   'answer',
   'answer_kept_as',
+  'answer_bytes',
+  'answer_sha256',
+  'detail',
 ] as const;
 
-/** A CSV field: quoted when needed, and a leading = + - @ defused so a spreadsheet shows it as text. */
+/**
+ * A CSV field: every text quoted, so a spreadsheet that splits on `;` or a tab instead of `,`
+ * keeps it one cell, and a leading = + - @ tab or CR defused with `'` so it shows as text.
+ */
 export function csvField(value: string | number | null): string {
   if (value === null) return '';
-  let text = String(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  if (typeof value === 'number') return String(value);
+  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return `"${text.replace(/"/g, '""')}"`;
 }
 
 export function csvRow(entry: AuditEntry): string {
@@ -355,6 +500,9 @@ export function csvRow(entry: AuditEntry): string {
     entry.requestId,
     entry.answer,
     entry.answerMode,
+    entry.answerBytes,
+    entry.answerSha256,
+    entry.detail,
   ]
     .map(csvField)
     .join(',');
@@ -367,12 +515,18 @@ type Parsed =
 /** The read API's query: `question` (repeatable), `source`, `reviewer`, `action`, `from`, `to`, `q`, `cursor`, `limit`. */
 export function parseQuery(params: URLSearchParams): Parsed {
   const filter: AuditFilter = {};
+  for (const [name, value] of params) {
+    if (value.includes(NUL)) return { error: `${name} holds a NUL character (%00): remove it.` };
+  }
   const text = (name: string) => params.get(name)?.trim().slice(0, 500) || undefined;
   const questions = params
     .getAll('question')
     .map((q) => q.trim())
     .filter(Boolean);
   if (questions.length > 100) return { error: 'At most 100 question ids at once.' };
+  if (questions.some((q) => q.length > MAX_QUESTION_ID_LENGTH)) {
+    return { error: `A question id is at most ${MAX_QUESTION_ID_LENGTH} characters.` };
+  }
   if (questions.length) filter.questionIds = questions;
   filter.sourceId = text('source');
   filter.reviewer = text('reviewer');
@@ -386,7 +540,10 @@ export function parseQuery(params: URLSearchParams): Parsed {
     const value = text(name);
     if (value === undefined) continue;
     const time = Date.parse(value);
-    if (Number.isNaN(time)) return { error: `${name} must be a date or time (ISO 8601).` };
+    const year = Number.isNaN(time) ? 0 : new Date(time).getUTCFullYear();
+    if (year < 1 || year > 9999) {
+      return { error: `${name} must be a date or time (ISO 8601) from year 1 to 9999.` };
+    }
     filter[name] = new Date(time).toISOString();
   }
   const limitText = text('limit');
@@ -406,7 +563,8 @@ export function parseQuery(params: URLSearchParams): Parsed {
 
 /**
  * Whether `entry` passes `filter`, as server/db/queries.ts asks PostgreSQL: the search is
- * case-insensitive over the reviewer, question id, answer and reviewer's name (each on its own,
+ * case-insensitive over the reviewer, question id, the answer's first 500 characters (what the
+ * search index holds, so that no write pays for more) and reviewer's name (each on its own,
  * never across two), `from` inclusive and `to` exclusive.
  */
 export function entryMatches(entry: AuditEntry, filter: AuditFilter): boolean {
@@ -421,7 +579,9 @@ export function entryMatches(entry: AuditEntry, filter: AuditFilter): boolean {
     const searched = [
       entry.reviewer,
       entry.questionId,
-      entry.answer ?? '',
+      Array.from(entry.answer ?? '')
+        .slice(0, SEARCHED_ANSWER_CHARS)
+        .join(''),
       entry.reviewerName ?? '',
     ]
       .join('\u0001')
@@ -476,6 +636,8 @@ export function memoryTrail(
           action: attempt.action,
           answer: attempt.answer,
           answerMode: attempt.answerMode,
+          answerBytes: attempt.answerBytes ?? null,
+          answerSha256: attempt.answerSha256 ?? null,
         });
       }
       if (entries.length > maxEntries) {
@@ -499,6 +661,9 @@ export function memoryTrail(
         const outcome = outcomes.get(stored.requestId);
         const entry: AuditEntry = {
           ...stored,
+          // Entries a browser saved before these were kept.
+          answerBytes: stored.answerBytes ?? null,
+          answerSha256: stored.answerSha256 ?? null,
           status: outcome?.status ?? null,
           detail: outcome?.detail ?? null,
         };

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMockBackend } from '../mock/app';
 import { createBilbyMock } from '../mock/bilby/app';
@@ -324,8 +325,8 @@ describe('the audit trail, recorded by the server', () => {
     expect(seen[0]?.get('cookie')).toBe('a=1');
   });
 
-  it('keeps a hash or nothing of the answer when AUDIT_ANSWERS says so', async () => {
-    const hashed = portal(SSO, { answers: 'hash' });
+  it('keeps a keyed hash or nothing of the answer when AUDIT_ANSWERS says so', async () => {
+    const hashed = portal(SSO, { answers: 'hash', hashKey: 'k'.repeat(32) });
     const [a] = await pendingReflexio(hashed.call, 1);
     await hashed.call(
       'POST',
@@ -334,8 +335,9 @@ describe('the audit trail, recorded by the server', () => {
       alice,
     );
     const [entry] = (await activity(hashed.call, '', alice)).entries;
-    expect(entry?.answer).toBe('2bb80d537b1da3e38bd30361aa855686bde0eacd7162fef6a25fe97bf527a25b');
-    expect(entry?.answerMode).toBe('hash');
+    expect(entry?.answer).toBe(createHmac('sha256', 'k'.repeat(32)).update('secret').digest('hex'));
+    expect(entry?.answerMode).toBe('hmac-sha256');
+    expect(entry?.answerSha256).toBeNull();
   });
 
   it('does not send an action whose attempt cannot be recorded, and says so', async () => {
@@ -380,12 +382,14 @@ describe('the audit trail, recorded by the server', () => {
     expect(csv.headers.get('content-disposition')).toMatch(/attachment/);
     const lines = csv.text.trim().split('\r\n');
     expect(lines[0]).toBe(
-      'time,reviewer,reviewer_name,source,source_kind,question_id,action,status,request_id,answer,answer_kept_as',
+      'time,reviewer,reviewer_name,source,source_kind,question_id,action,status,request_id,answer,answer_kept_as,answer_bytes,answer_sha256,detail',
     );
     expect(lines).toHaveLength(2);
-    expect(lines[1]).toContain(`alice@example.com,Alice,reflexio,reflexio,${a},answer,200,`);
-    expect(lines[1]).toContain('"Yes, ""quoted"", two\nlines",full');
-    expect(csvField('=HYPERLINK(1)')).toBe("'=HYPERLINK(1)");
+    expect(lines[1]).toContain(
+      `"alice@example.com","Alice","reflexio","reflexio","${a}","answer",200,`,
+    );
+    expect(lines[1]).toContain('"Yes, ""quoted"", two\nlines","full",24,');
+    expect(csvField('=HYPERLINK(1)')).toBe(`"'=HYPERLINK(1)"`);
   });
 
   it('checks the read API query', () => {

@@ -12,7 +12,13 @@ import {
   type TrailStore,
 } from './audit-core';
 import type { Db } from './db/engine';
-import { insertAttempts, insertOutcome, listEntries, pruneOlderThan } from './db/queries';
+import {
+  answerHashKey,
+  insertAttempts,
+  insertOutcome,
+  listEntries,
+  pruneOlderThan,
+} from './db/queries';
 
 export {
   type Audit,
@@ -26,8 +32,10 @@ export {
   type Send,
 } from './audit-core';
 
-export interface AuditOptions extends Omit<AuditCoreOptions, 'trail'> {
+export interface AuditOptions extends Omit<AuditCoreOptions, 'trail' | 'hashKey'> {
   db: Db;
+  /** AUDIT_HASH_KEY; without it the key the database keeps for this deployment. */
+  hashKey?: string | null;
 }
 
 /** The trail in the portal's database (embedded PostgreSQL, or DATABASE_URL's). */
@@ -40,8 +48,22 @@ export function sqlTrail(db: Db): TrailStore {
 }
 
 export function createAudit(options: AuditOptions): Audit {
-  const { db, ...rest } = options;
-  return createAuditCore({ ...rest, trail: sqlTrail(db) });
+  const { db, hashKey, ...rest } = options;
+  let key: Promise<Uint8Array<ArrayBuffer>> | null = null;
+  const loadKey = () => {
+    key ??= hashKey ? Promise.resolve(new TextEncoder().encode(hashKey)) : answerHashKey(db);
+    // A failed read is tried again on the next answer, not remembered.
+    key.catch(() => {
+      key = null;
+    });
+    return key;
+  };
+  return createAuditCore({
+    nextTask: () => new Promise((resolve) => setImmediate(resolve)),
+    ...rest,
+    hashKey: loadKey,
+    trail: sqlTrail(db),
+  });
 }
 
 /** Prunes entries past `days` now and once a day after; returns the stop function. */

@@ -216,7 +216,8 @@ export function createPortalApp(options: PortalOptions): Hono {
         method: request.method,
         headers,
         body: read.body,
-        signal: request.signal,
+        // As the proxy does: a write goes on when the browser has gone (server/proxy.ts).
+        signal: isWrite(request.method) ? undefined : request.signal,
       }),
       c.env,
     );

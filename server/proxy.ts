@@ -1,6 +1,7 @@
 // The API proxy to a real Reflexio: a well-behaved HTTP intermediary that adds the server's API
 // key, passes redirects on to the browser and answers in plain words when the upstream fails.
 import { hardenApiResponse } from './api-response';
+import { isWrite } from './guards';
 
 export interface Upstream {
   /**
@@ -221,7 +222,9 @@ export function createUpstreamProxy(upstream: Upstream, log: ProxyLog) {
         body: body ?? undefined,
         // A 3xx is how an SSO in front of Reflexio says the session ended: the browser decides.
         redirect: 'manual',
-        signal: AbortSignal.any([timeout, request.signal]),
+        // A write is not taken back when the browser goes: the system answers it all the same, and
+        // the audit trail records what it answered (a read is dropped with its reader).
+        signal: isWrite(request.method) ? timeout : AbortSignal.any([timeout, request.signal]),
       });
     } catch (error) {
       if (timeout.aborted) {

@@ -155,6 +155,9 @@ async function main() {
     db: trail.db,
     identity: auditConfig.identity,
     answers: auditConfig.answers,
+    hashKey: auditConfig.hashKey,
+    answerMaxBytes: auditConfig.answerMaxBytes,
+    writesPerMinute: auditConfig.writesPerMinute,
     onAccepted: team.answered,
   });
   const stopRetention = scheduleRetention(trail.db, auditConfig.retentionDays);

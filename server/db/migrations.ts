@@ -79,6 +79,29 @@ export const migrations: { version: number; name: string; sql: string }[] = [
       CREATE INDEX claims_reviewer ON claims (reviewer, expires_at);
     `,
   },
+  {
+    // Issue 36. An answer is kept up to AUDIT_ANSWER_MAX_BYTES, with the size and SHA-256 of the
+    // whole. The search index holds the first 500 characters of an answer and is updated as each
+    // entry is written (no pending list): with the whole answer, or a pending list flushed every
+    // few hundred writes, one write held the embedded engine (and the server's thread) 300-600 ms.
+    // `hash` is an HMAC under a key of the deployment's own, kept here.
+    version: 4,
+    name: 'bounded answers, keyed hashes',
+    sql: `
+      ALTER TABLE audit_entries ADD COLUMN answer_bytes integer;
+      ALTER TABLE audit_entries ADD COLUMN answer_sha256 text;
+      DROP INDEX audit_entries_search;
+      CREATE INDEX audit_entries_search ON audit_entries USING gin (
+        (reviewer || chr(1) || question_id || chr(1) || left(coalesce(answer, ''), 500) ||
+          chr(1) || coalesce(reviewer_name, '')) gin_trgm_ops
+      ) WITH (fastupdate = off);
+      CREATE TABLE audit_keys (
+        name text PRIMARY KEY,
+        key text NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+    `,
+  },
 ];
 
 const LOCK_KEY = 27_000_027;

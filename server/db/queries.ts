@@ -28,14 +28,17 @@ export async function insertAttempts(db: Queryable, attempts: AuditAttempt[]): P
       a.action,
       a.answer,
       a.answerMode,
+      a.answerBytes ?? null,
+      a.answerSha256 ?? null,
     );
-    const n = index * 10;
+    const n = index * 12;
     const p = (i: number) => `$${n + i}`;
-    return `(COALESCE(${p(1)}::timestamptz, now()), ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}, ${p(10)})`;
+    return `(COALESCE(${p(1)}::timestamptz, now()), ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}, ${p(10)}, ${p(11)}, ${p(12)})`;
   });
   await db.query(
     `INSERT INTO audit_entries
-       (at, request_id, reviewer, reviewer_name, source_id, source_kind, question_id, action, answer, answer_mode)
+       (at, request_id, reviewer, reviewer_name, source_id, source_kind, question_id, action, answer,
+        answer_mode, answer_bytes, answer_sha256)
      VALUES ${rows.join(', ')}`,
     values,
   );
@@ -52,8 +55,8 @@ export async function insertOutcome(
   );
 }
 
-const SEARCHED = `(e.reviewer || chr(1) || e.question_id || chr(1) || coalesce(e.answer, '') || chr(1) ||
-  coalesce(e.reviewer_name, ''))`;
+const SEARCHED = `(e.reviewer || chr(1) || e.question_id || chr(1) || left(coalesce(e.answer, ''), 500) ||
+  chr(1) || coalesce(e.reviewer_name, ''))`;
 
 function where(filter: AuditFilter, before: number | null): { sql: string; params: unknown[] } {
   const clauses: string[] = [];
@@ -71,7 +74,7 @@ function where(filter: AuditFilter, before: number | null): { sql: string; param
   if (filter.to) add((p) => `e.at < ${p}::timestamptz`, filter.to);
   if (filter.search) {
     const pattern = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    // The expression of the trigram index (migration 2), as it is written there.
+    // The expression of the trigram index (migration 4), as it is written there.
     add((p) => `${SEARCHED} ILIKE ${p}`, pattern);
   }
   if (before !== null) add((p) => `e.id < ${p}`, before);
@@ -79,7 +82,7 @@ function where(filter: AuditFilter, before: number | null): { sql: string; param
 }
 
 const SELECT = `SELECT e.id, e.at, e.request_id, e.reviewer, e.reviewer_name, e.source_id,
-    e.source_kind, e.question_id, e.action, e.answer, e.answer_mode, o.status, o.detail
+    e.source_kind, e.question_id, e.action, e.answer, e.answer_mode, e.answer_bytes, e.answer_sha256, o.status, o.detail
   FROM audit_entries e LEFT JOIN audit_outcomes o ON o.request_id = e.request_id`;
 
 interface Row {
@@ -94,6 +97,8 @@ interface Row {
   action: string;
   answer: string | null;
   answer_mode: string;
+  answer_bytes: number | null;
+  answer_sha256: string | null;
   status: number | null;
   detail: string | null;
 }
@@ -111,30 +116,43 @@ function toEntry(row: Row): AuditEntry {
     action: row.action,
     answer: row.answer,
     answerMode: row.answer_mode,
+    answerBytes: row.answer_bytes === null ? null : Number(row.answer_bytes),
+    answerSha256: row.answer_sha256,
     status: row.status === null ? null : Number(row.status),
     detail: row.detail,
   };
 }
 
+/** How long one read of the trail may run before PostgreSQL stops it. */
+export const READ_TIMEOUT_MS = 5000;
+
 /** Newest first, `limit` at a time; `nextCursor` continues after the last one, null at the end. */
 export async function listEntries(
-  db: Queryable,
+  db: Queryable & { transaction?: Db['transaction'] },
   filter: AuditFilter,
   page: { cursor: number | null; limit: number },
 ): Promise<{ entries: AuditEntry[]; nextCursor: number | null }> {
   const { sql, params } = where(filter, page.cursor);
-  const rows = await db.query<Row>(
-    `${SELECT} ${sql} ORDER BY e.id DESC LIMIT ${Math.floor(page.limit) + 1}`,
-    params,
-  );
+  const select = `${SELECT} ${sql} ORDER BY e.id DESC LIMIT ${Math.floor(page.limit) + 1}`;
+  const rows = db.transaction
+    ? await db.transaction(async (tx) => {
+        await tx.query(`SET LOCAL statement_timeout = ${READ_TIMEOUT_MS}`);
+        return tx.query<Row>(select, params);
+      })
+    : await db.query<Row>(select, params);
   const entries = rows.slice(0, page.limit).map(toEntry);
   const last = entries.at(-1);
   return { entries, nextCursor: rows.length > page.limit && last ? last.id : null };
 }
 
-/** Removes entries (and their outcomes) older than `days`; returns how many entries went. */
+/**
+ * Removes entries (and their outcomes) older than `days`; returns how many entries went. When
+ * some did, the tables are rewritten (VACUUM FULL), so the removed answers are gone from the
+ * data files and not only marked free; on the embedded engine the write-ahead log holding them
+ * is moved past and checkpointed too (docs/audit.md says what remains where).
+ */
 export async function pruneOlderThan(
-  db: Queryable,
+  db: Queryable & { engine?: string },
   days: number,
   now = new Date(),
 ): Promise<number> {
@@ -143,12 +161,41 @@ export async function pruneOlderThan(
     'DELETE FROM audit_entries WHERE at < $1::timestamptz RETURNING request_id',
     [cutoff],
   );
-  await db.query(
+  const outcomes = await db.query<{ request_id: string }>(
     `DELETE FROM audit_outcomes o WHERE o.at < $1::timestamptz
-       AND NOT EXISTS (SELECT 1 FROM audit_entries e WHERE e.request_id = o.request_id)`,
+       AND NOT EXISTS (SELECT 1 FROM audit_entries e WHERE e.request_id = o.request_id)
+     RETURNING request_id`,
     [cutoff],
   );
+  if (removed.length > 0 || outcomes.length > 0) await reclaim(db);
   return removed.length;
+}
+
+async function reclaim(db: Queryable & { engine?: string }): Promise<void> {
+  await db.query('VACUUM FULL audit_entries');
+  await db.query('VACUUM FULL audit_outcomes');
+  if (db.engine !== 'embedded') return;
+  // PostgreSQL's own WAL is its operator's (checkpoints, archiving); PGlite's is in DATA_DIR.
+  for (let round = 0; round < 3; round++) {
+    await db.query('SELECT pg_switch_wal()');
+    await db.query('CHECKPOINT');
+  }
+}
+
+/** The key of AUDIT_ANSWERS=hash: made once per deployment (32 random bytes) and kept. */
+export async function answerHashKey(db: Queryable): Promise<Uint8Array<ArrayBuffer>> {
+  const fresh = new Uint8Array(32);
+  globalThis.crypto.getRandomValues(fresh);
+  const hex = Array.from(fresh, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  await db.query(
+    `INSERT INTO audit_keys (name, key) VALUES ('answer-hmac', $1) ON CONFLICT (name) DO NOTHING`,
+    [hex],
+  );
+  const [row] = await db.query<{ key: string }>(
+    `SELECT key FROM audit_keys WHERE name = 'answer-hmac'`,
+  );
+  if (!row) throw new Error('the answer hash key could not be kept');
+  return Uint8Array.from(row.key.match(/../g) ?? [], (pair) => Number.parseInt(pair, 16));
 }
 
 interface ClaimRow {

@@ -6,7 +6,13 @@ import { useRuntimeConfig } from '@/config/runtime-config';
 import { describeError } from '@/lib/describe-error';
 import { activityQueries } from '../api/queries';
 import type { ActivityEntry } from '../api/schemas';
-import { accepted, auditQuestionId, describeEntry, earlierAnswers } from '../utils/describe';
+import {
+  accepted,
+  answerLabel,
+  auditQuestionId,
+  describeEntry,
+  earlierAnswers,
+} from '../utils/describe';
 
 export interface HistorySubject {
   id: string;
@@ -45,7 +51,7 @@ function Entry({
       )}
       {entry.answer !== null && (
         <Text size="sm" component="div">
-          {entry.answerMode === 'hash' ? 'Answer kept as SHA-256: ' : 'Sent: '}
+          {answerLabel(entry.answerMode)}
           <Code>{entry.answer}</Code>
         </Text>
       )}

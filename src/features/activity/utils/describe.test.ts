@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { ActivityEntry } from '../api/schemas';
-import { auditQuestionId, describeEntry, earlierAnswers, shortReviewer } from './describe';
+import {
+  answerLabel,
+  auditQuestionId,
+  describeEntry,
+  earlierAnswers,
+  shortReviewer,
+} from './describe';
 
 const entry = (overrides: Partial<ActivityEntry>): ActivityEntry => ({
   id: 1,
@@ -28,6 +34,18 @@ describe('describing the trail', () => {
     expect(describeEntry(entry({ status: 409 }))).toBe(
       'Answer by alice@example.com refused (HTTP 409)',
     );
+  });
+
+  it('says an answer the system took after the browser had gone was taken, not refused', () => {
+    expect(describeEntry(entry({ status: 200, detail: 'client left before the answer' }))).toBe(
+      'Answered by alice@example.com (the browser had gone before the system answered)',
+    );
+  });
+
+  it('names how the answer was kept', () => {
+    expect(answerLabel('full')).toBe('Sent: ');
+    expect(answerLabel('hmac-sha256')).toMatch(/keyed hash/);
+    expect(answerLabel('hash')).toMatch(/SHA-256/);
   });
 
   it('pairs each edit with the answer it replaced', () => {

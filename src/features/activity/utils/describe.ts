@@ -27,7 +27,18 @@ export function describeEntry(entry: ActivityEntry): string {
     const what = ACTION_LABELS[entry.action] ?? entry.action;
     return `${what} by ${who} refused (${entry.status === 0 ? 'no answer' : `HTTP ${entry.status}`})`;
   }
-  return `${VERBS[entry.action] ?? entry.action} by ${who}`;
+  // The server's words when the reviewer's browser went before the system answered.
+  const left = entry.detail?.startsWith('client left before the answer')
+    ? ' (the browser had gone before the system answered)'
+    : '';
+  return `${VERBS[entry.action] ?? entry.action} by ${who}${left}`;
+}
+
+/** How the trail kept an entry's answer, said before it ("Sent: …"). */
+export function answerLabel(answerMode: string): string {
+  if (answerMode === 'hmac-sha256') return 'Answer kept as a keyed hash (HMAC-SHA-256): ';
+  if (answerMode === 'hash') return 'Answer kept as SHA-256: ';
+  return 'Sent: ';
 }
 
 /** Whether the system took the action (2xx); null: the outcome was never recorded. */
