@@ -4,7 +4,7 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { bilbyDemoIds } from '../mock/bilby/seed';
 import { vertesiaDemoIds } from '../mock/vertesia/seed';
-import { drawer, expect, row, test } from './fixtures';
+import { drawer, expect, fetchRouted, row, test } from './fixtures';
 
 async function control(
   request: APIRequestContext,
@@ -40,7 +40,7 @@ function requestsTo(page: Page, pattern: RegExp): string[] {
 
 test('a Vertesia ask with the id ".." is shown read-only and never asked for', async ({ page }) => {
   await page.route(/\/vertesia\/api\/v1\/pending-asks(\?|$)/, async (route) => {
-    const response = await route.fetch().catch(() => null);
+    const response = await fetchRouted(route);
     if (!response) return;
     const body = (await response.json()) as { asks: Array<{ askId: string }> };
     for (const ask of body.asks) if (ask.askId === vertesiaDemoIds.refund) ask.askId = '..';
@@ -66,7 +66,7 @@ test('a Bilby conversation with the id ".." leaves the other Bilby questions in 
   page,
 }) => {
   await page.route(/\/bilby\/api\/v1\/conversations(\?|$)/, async (route) => {
-    const response = await route.fetch().catch(() => null);
+    const response = await fetchRouted(route);
     if (!response) return;
     const body = (await response.json()) as { conversations: Array<Record<string, unknown>> };
     const first = body.conversations[0];
