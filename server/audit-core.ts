@@ -7,13 +7,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { Hono } from 'hono';
 import { classifyAction } from './audit-actions';
-import {
-  type IdentityConfig,
-  missingIdentity,
-  type Reviewer,
-  readReviewer,
-  withoutIdentity,
-} from './identity';
+import { type IdentityConfig, identify, type Reviewer, withoutIdentity } from './identity';
 
 /** The actions the trail knows, as the server names them. */
 export const auditActions = [
@@ -34,6 +28,8 @@ export interface AuditAttempt {
   requestId: string;
   reviewer: string;
   reviewerName: string | null;
+  /** Named in the browser (no REVIEWER_HEADER), not by an SSO proxy: anyone could type it. */
+  selfNamed?: boolean;
   sourceId: string;
   sourceKind: string;
   questionId: string;
@@ -52,6 +48,8 @@ export interface AuditEntry {
   requestId: string;
   reviewer: string;
   reviewerName: string | null;
+  /** True for a name typed in the browser, false for the SSO proxy's; null where not recorded. */
+  selfNamed: boolean | null;
   sourceId: string;
   sourceKind: string;
   questionId: string;
@@ -181,9 +179,11 @@ export function createAuditCore(options: AuditCoreOptions): Audit {
   const around: ForwardHook = async (call, send) => {
     const request = withoutIdentity(call.request, identity);
     const isWrite = !['GET', 'HEAD', 'OPTIONS'].includes(call.request.method.toUpperCase());
-    if (!isWrite || !call.targetPath.startsWith('/api/')) return send(request);
-    const reviewer = readReviewer(call.request.headers, identity);
-    if (!reviewer) return missingIdentity(identity);
+    if (!isWrite) return send(request);
+    // Every write needs the reviewer, the mock's control routes (`/__mock/…`) included.
+    const reviewer = identify(call.request.headers, identity);
+    if (reviewer instanceof Response) return reviewer;
+    if (!call.targetPath.startsWith('/api/')) return send(request);
     const actions = classifyAction(
       call.source.kind,
       call.request.method,
@@ -201,6 +201,7 @@ export function createAuditCore(options: AuditCoreOptions): Audit {
           requestId,
           reviewer: reviewer.id,
           reviewerName: reviewer.name,
+          selfNamed: reviewer.from === 'browser',
           sourceId: call.source.id,
           sourceKind: call.source.kind,
           questionId: action.questionId,
@@ -255,8 +256,7 @@ export function createAuditCore(options: AuditCoreOptions): Audit {
   }
 
   const app = new Hono();
-  const signedIn = (request: Request): Reviewer | Response =>
-    readReviewer(request.headers, identity) ?? missingIdentity(identity);
+  const signedIn = (request: Request): Reviewer | Response => identify(request.headers, identity);
 
   app.get('/portal-api/me', (c) => {
     const reviewer = signedIn(c.req.raw);
@@ -332,6 +332,7 @@ export const CSV_COLUMNS = [
   'request_id',
   'answer',
   'answer_kept_as',
+  'reviewer_self_named',
 ] as const;
 
 /** A CSV field: quoted when needed, and a leading = + - @ defused so a spreadsheet shows it as text. */
@@ -355,6 +356,7 @@ export function csvRow(entry: AuditEntry): string {
     entry.requestId,
     entry.answer,
     entry.answerMode,
+    entry.selfNamed === null ? null : String(entry.selfNamed),
   ]
     .map(csvField)
     .join(',');
@@ -470,6 +472,7 @@ export function memoryTrail(
           requestId: attempt.requestId,
           reviewer: attempt.reviewer,
           reviewerName: attempt.reviewerName,
+          selfNamed: attempt.selfNamed ?? null,
           sourceId: attempt.sourceId,
           sourceKind: attempt.sourceKind,
           questionId: attempt.questionId,

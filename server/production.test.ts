@@ -186,6 +186,12 @@ describe('the compiled production server', () => {
       );
       expect(server.stdout()).not.toMatch(/secret|Bearer/);
       expect(server.stdout()).not.toContain('the production server imported');
+      // Served without an SSO proxy's header: said once, at start.
+      expect(server.stdout().match(/^.*Warning: REVIEWER_HEADER is not set.*$/gm)).toEqual([
+        expect.stringMatching(
+          /anyone who reaches the portal can act under any name, and the trail marks such entries as self-named/,
+        ),
+      ]);
     } finally {
       server.child.kill('SIGKILL');
     }

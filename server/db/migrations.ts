@@ -79,6 +79,16 @@ export const migrations: { version: number; name: string; sql: string }[] = [
       CREATE INDEX claims_reviewer ON claims (reviewer, expires_at);
     `,
   },
+  {
+    // Whether the reviewer typed their own name in the browser (no REVIEWER_HEADER) or the SSO
+    // proxy named them; null for entries written before it was recorded. (Step 4 is issue 36's
+    // bounded answers, on another branch: the two meet in this order.)
+    version: 5,
+    name: 'self-named reviewers',
+    sql: `
+      ALTER TABLE audit_entries ADD COLUMN reviewer_self_named boolean;
+    `,
+  },
 ];
 
 const LOCK_KEY = 27_000_027;

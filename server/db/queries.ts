@@ -22,6 +22,7 @@ export async function insertAttempts(db: Queryable, attempts: AuditAttempt[]): P
       a.requestId,
       a.reviewer,
       a.reviewerName,
+      a.selfNamed ?? null,
       a.sourceId,
       a.sourceKind,
       a.questionId,
@@ -29,13 +30,13 @@ export async function insertAttempts(db: Queryable, attempts: AuditAttempt[]): P
       a.answer,
       a.answerMode,
     );
-    const n = index * 10;
+    const n = index * 11;
     const p = (i: number) => `$${n + i}`;
-    return `(COALESCE(${p(1)}::timestamptz, now()), ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}, ${p(10)})`;
+    return `(COALESCE(${p(1)}::timestamptz, now()), ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}, ${p(10)}, ${p(11)})`;
   });
   await db.query(
     `INSERT INTO audit_entries
-       (at, request_id, reviewer, reviewer_name, source_id, source_kind, question_id, action, answer, answer_mode)
+       (at, request_id, reviewer, reviewer_name, reviewer_self_named, source_id, source_kind, question_id, action, answer, answer_mode)
      VALUES ${rows.join(', ')}`,
     values,
   );
@@ -78,7 +79,7 @@ function where(filter: AuditFilter, before: number | null): { sql: string; param
   return { sql: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
 }
 
-const SELECT = `SELECT e.id, e.at, e.request_id, e.reviewer, e.reviewer_name, e.source_id,
+const SELECT = `SELECT e.id, e.at, e.request_id, e.reviewer, e.reviewer_name, e.reviewer_self_named, e.source_id,
     e.source_kind, e.question_id, e.action, e.answer, e.answer_mode, o.status, o.detail
   FROM audit_entries e LEFT JOIN audit_outcomes o ON o.request_id = e.request_id`;
 
@@ -88,6 +89,7 @@ interface Row {
   request_id: string;
   reviewer: string;
   reviewer_name: string | null;
+  reviewer_self_named: boolean | null;
   source_id: string;
   source_kind: string;
   question_id: string;
@@ -105,6 +107,7 @@ function toEntry(row: Row): AuditEntry {
     requestId: row.request_id,
     reviewer: row.reviewer,
     reviewerName: row.reviewer_name,
+    selfNamed: row.reviewer_self_named,
     sourceId: row.source_id,
     sourceKind: row.source_kind,
     questionId: row.question_id,
