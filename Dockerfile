@@ -28,6 +28,10 @@ RUN npm ci --omit=dev --no-audit --no-fund
 
 # ---- 3. Run: a small base, a user without privileges, files it cannot change. ----
 FROM node:20-alpine
+# An init as process 1 (Alpine's tini): it passes signals on and reaps zombies, which node, not
+# written to be process 1, does not. Restarts after kill -9 or the OOM killer do not depend on it:
+# the DATA_DIR lock is a socket the kernel releases when the server dies (docs/deploy.md).
+RUN apk add --no-cache tini
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8080
@@ -44,5 +48,6 @@ VOLUME /app/data
 USER node
 EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=3s CMD wget -qO- http://127.0.0.1:8080/healthz || exit 1
-# SIGTERM reaches node directly (no shell in between): in-flight requests finish, exit within 10 s.
+# SIGTERM reaches node through tini (no shell in between): in-flight requests finish, exit within 10 s.
+ENTRYPOINT ["/sbin/tini", "--"]
 CMD ["node", "dist-server/start.js", "--production"]

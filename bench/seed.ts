@@ -12,10 +12,12 @@ export async function control(
   tenant: string,
   route: string,
   body: unknown = {},
+  /** The identity a server with REVIEWER_HEADER needs on a write, the mock's included. */
+  headers: Record<string, string> = {},
 ): Promise<unknown> {
   const response = await fetch(`${origin}/__mock/${route}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', [TENANT_HEADER]: tenant },
+    headers: { 'content-type': 'application/json', [TENANT_HEADER]: tenant, ...headers },
     body: JSON.stringify(body),
   });
   if (!response.ok) {
@@ -25,8 +27,13 @@ export async function control(
 }
 
 /** An agent asks: the new question's id. */
-export async function ask(origin: string, tenant: string, question: object): Promise<string> {
-  const created = (await control(origin, tenant, 'questions', question)) as {
+export async function ask(
+  origin: string,
+  tenant: string,
+  question: object,
+  headers: Record<string, string> = {},
+): Promise<string> {
+  const created = (await control(origin, tenant, 'questions', question, headers)) as {
     call: { id: string };
   };
   return created.call.id;

@@ -516,13 +516,20 @@ async function runOnce(options: {
   const windowMs = options.windowSeconds * 1000;
   const tenant = `team-bench-${run}-${Date.now()}`;
   const reviewer = `bench-${run}-${Date.now()}@example.com`;
-  await control(options.portal, tenant, 'reset', { seed: 'empty' });
+  // The agents' side goes through the portal too, which wants an identity on every write.
+  const operator = { [REVIEWER_HEADER]: `operator-${run}@example.com` };
+  await control(options.portal, tenant, 'reset', { seed: 'empty' }, operator);
   for (let i = 0; i < QUESTIONS; i++) {
-    await ask(options.portal, tenant, {
-      question: `Team bench ${i}: may the rollout of service-${i} continue?`,
-      answer_format: 'yes/no',
-      expires_in_seconds: 3 * 3600,
-    });
+    await ask(
+      options.portal,
+      tenant,
+      {
+        question: `Team bench ${i}: may the rollout of service-${i} continue?`,
+        answer_format: 'yes/no',
+        expires_in_seconds: 3 * 3600,
+      },
+      operator,
+    );
   }
   const context = await browser.newContext({
     viewport: { width: 1280, height: 900 },

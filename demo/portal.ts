@@ -4,7 +4,11 @@
 // simulated colleague (demo/colleague.ts). The visitor is named as `npm start` names a reviewer
 // without REVIEWER_HEADER: by the "You are …" field, whose cookie the worker reads.
 import { type Audit, createAuditCore, memoryTrail } from '../server/audit-core';
-import { BROWSER_REVIEWER_COOKIE, BROWSER_REVIEWER_HEADER } from '../server/identity';
+import {
+  BROWSER_REVIEWER_COOKIE,
+  BROWSER_REVIEWER_HEADER,
+  SECURE_REVIEWER_COOKIE,
+} from '../server/identity';
 import { createTeamCore, memoryClaims, type Team } from '../server/team-core';
 import type { DemoBackend } from './backends';
 import {
@@ -62,7 +66,9 @@ function json(status: number, value: unknown): Response {
 async function named(request: Request, cookie: DemoPortalOptions['cookie']): Promise<Request> {
   if (request.headers.has(BROWSER_REVIEWER_HEADER)) return request;
   // A worker sees no Cookie header: the name comes from the cookie store instead.
-  const name = await cookie(BROWSER_REVIEWER_COOKIE).catch(() => null);
+  const read = (name: string) => cookie(name).catch(() => null);
+  // Over HTTPS the page keeps it as `__Host-qi_reviewer` (no other site can set that one).
+  const name = (await read(SECURE_REVIEWER_COOKIE)) ?? (await read(BROWSER_REVIEWER_COOKIE));
   if (!name) return request;
   const headers = new Headers(request.headers);
   headers.set(BROWSER_REVIEWER_HEADER, name);

@@ -45,7 +45,11 @@ test('Alice answers, Bob sees who and edits, Alice sees both; /activity and its 
   const tenant = `audit-${tag}`;
   const alice = `alice-${tag}@example.com`;
   const bob = `bob-${tag}@example.com`;
-  const api = await playwrightRequest.newContext({ baseURL: portal });
+  // The mock's control routes need the SSO identity on this server, as every write does.
+  const api = await playwrightRequest.newContext({
+    baseURL: portal,
+    extraHTTPHeaders: { 'X-Forwarded-Email': 'operator@example.com' },
+  });
   const mock = new MockControl(api, tenant);
   await mock.reset('empty');
   const { id } = await mock.ask({

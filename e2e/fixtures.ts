@@ -1,10 +1,12 @@
 import AxeBuilder from '@axe-core/playwright';
 import {
   type APIRequestContext,
+  type APIResponse,
   test as base,
   expect,
   type Locator,
   type Page,
+  type Route,
 } from '@playwright/test';
 
 /** The mock backend's control surface, scoped to this test's own tenant (its own store, clock and faults). */
@@ -125,6 +127,24 @@ export async function holdBack(page: Page, pattern: RegExp): Promise<() => void>
     await route.continue();
   });
   return release;
+}
+
+/**
+ * The real answer to a request a journey edits on its way (`page.route`), or null when the page
+ * has given the request up (it navigated, or the journey unrouted). Over a fresh connection:
+ * `route.fetch` keeps connections alive, and one the portal's server closes (after 5 s idle) just
+ * as it is reused fails with "socket hang up", which a browser retries and `route.fetch` does not.
+ * Any failure reaches the page as a network error, never as a request left waiting forever: that
+ * is how a loaded CI run once saw a question's link open on an empty list (its first list read
+ * hung up on a connection the previous page had used 5 s before).
+ */
+export async function fetchRouted(route: Route): Promise<APIResponse | null> {
+  try {
+    return await route.fetch({ headers: { ...route.request().headers(), connection: 'close' } });
+  } catch {
+    await route.abort('failed').catch(() => {});
+    return null;
+  }
 }
 
 /** An axe scan with no violations allowed. */

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { drawer, expect, row, test } from './fixtures';
+import { drawer, expect, fetchRouted, row, test } from './fixtures';
 
 /** `{"a":{"a":…1…}}`, `levels` objects deep, as text (a value this deep cannot be serialised). */
 function nestedJson(levels: number): string {
@@ -16,9 +16,7 @@ async function editRecords(
   edit: (calls: Array<Record<string, unknown>>) => Array<Record<string, unknown>>,
 ) {
   await page.route(/\/api\/pending_tool_calls(\/[^/?]+)?(\?|$)/, async (route) => {
-    // A request the page gave up meanwhile (it navigated, or the test unrouted) is already
-    // handled: nothing is left to answer (seen in CI as "Route is already handled!").
-    const response = await route.fetch().catch(() => null);
+    const response = await fetchRouted(route);
     if (!response) return;
     const body = (await response.json()) as
       | { pending_tool_calls: Array<Record<string, unknown>> }

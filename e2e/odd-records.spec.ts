@@ -4,7 +4,7 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { bilbyDemoIds } from '../mock/bilby/seed';
 import { vertesiaDemoIds } from '../mock/vertesia/seed';
-import { drawer, expect, row, test } from './fixtures';
+import { drawer, expect, fetchRouted, row, test } from './fixtures';
 
 async function control(
   request: APIRequestContext,
@@ -40,7 +40,7 @@ function requestsTo(page: Page, pattern: RegExp): string[] {
 
 test('a Vertesia ask with the id ".." is shown read-only and never asked for', async ({ page }) => {
   await page.route(/\/vertesia\/api\/v1\/pending-asks(\?|$)/, async (route) => {
-    const response = await route.fetch().catch(() => null);
+    const response = await fetchRouted(route);
     if (!response) return;
     const body = (await response.json()) as { asks: Array<{ askId: string }> };
     for (const ask of body.asks) if (ask.askId === vertesiaDemoIds.refund) ask.askId = '..';
@@ -66,7 +66,7 @@ test('a Bilby conversation with the id ".." leaves the other Bilby questions in 
   page,
 }) => {
   await page.route(/\/bilby\/api\/v1\/conversations(\?|$)/, async (route) => {
-    const response = await route.fetch().catch(() => null);
+    const response = await fetchRouted(route);
     if (!response) return;
     const body = (await response.json()) as { conversations: Array<Record<string, unknown>> };
     const first = body.conversations[0];
@@ -122,15 +122,64 @@ test('a 1 MB Bilby question opens showing a slice of each of its parts', async (
   expect(shown).toBeLessThan(40_000);
 });
 
-test('a direction override is shown for what it is, in the list and in the question', async ({
+test('a direction override is shown for what it is: the list, the question, its arguments, the filters', async ({
   page,
   mock,
 }) => {
-  const { id } = await mock.ask({ question: 'Open the attachment invoice\u202Efdp.exe?' });
+  const { id } = await mock.ask({
+    question: 'Open the attachment invoice\u202Efdp.exe?',
+    args: { attachment: 'invoice\u202Efdp.exe' },
+    tags: ['urgent\u202Etxt.exe'],
+    user_id: '\u202Emoc.elpmaxe@ecila',
+  });
   await page.goto('questions');
   await expect(row(page, id)).toContainText('invoice⟨RLO⟩fdp.exe');
+  // The filters' options: what a reviewer picks a tag or a user by.
+  await expect(
+    page.getByRole('combobox', { name: 'Tag' }).getByRole('option', { name: 'urgent⟨RLO⟩txt.exe' }),
+  ).toHaveCount(1);
+  await expect(
+    page
+      .getByRole('combobox', { name: 'User' })
+      .getByRole('option', { name: '⟨RLO⟩moc.elpmaxe@ecila' }),
+  ).toHaveCount(1);
   await row(page, id).getByRole('link').click();
-  await expect(drawer(page).getByTestId('question-text')).toHaveText(
+  const question = drawer(page);
+  await expect(question.getByTestId('question-text')).toHaveText(
     'Open the attachment invoice⟨RLO⟩fdp.exe?',
   );
+  await expect(question.getByLabel('Arguments')).toContainText('"invoice⟨RLO⟩fdp.exe"');
+  await expect(question.getByLabel('Arguments')).not.toContainText('\u202E');
+});
+
+test('a reviewer name with a direction override, kept in the trail from before, is shown for what it is', async ({
+  page,
+}) => {
+  await page.route(/\/portal-api\/activity(\?|$)/, async (route) => {
+    const response = await fetchRouted(route);
+    if (!response) return;
+    const entry = {
+      id: 1,
+      at: '2026-12-01T10:00:00.000Z',
+      requestId: 'r1',
+      reviewer: '\u202Emoc.elpmaxe@ecila',
+      reviewerName: null,
+      selfNamed: true,
+      sourceId: 'reflexio',
+      sourceKind: 'reflexio',
+      questionId: 'q\u202E1',
+      action: 'answer',
+      answer: 'yes\u202Eon',
+      answerMode: 'full',
+      status: 200,
+      detail: null,
+    };
+    await route.fulfill({ response, json: { entries: [entry], nextCursor: null } }).catch(() => {});
+  });
+  await page.goto('activity');
+  const table = page.getByRole('table', { name: 'Activity, newest first' });
+  const cells = table.getByRole('row').nth(1).getByRole('cell');
+  await expect(cells.nth(1)).toHaveText('⟨RLO⟩moc.elpmaxe@ecila (self-named)');
+  await expect(cells.nth(4)).toHaveText('q⟨RLO⟩1');
+  await expect(cells.nth(6)).toHaveText('yes⟨RLO⟩on');
 });

@@ -57,7 +57,11 @@ test('Alice on one replica, Bob on another: presence and claims travel through P
   test.slow();
   const tag = `${testInfo.workerIndex}-${testInfo.repeatEachIndex}-${Date.now()}`;
   const alice = `alice-${tag}@example.com`;
-  const api = await playwrightRequest.newContext({ baseURL: a });
+  // The mock's control routes need the SSO identity on this server, as every write does.
+  const api = await playwrightRequest.newContext({
+    baseURL: a,
+    extraHTTPHeaders: { 'X-Forwarded-Email': 'operator@example.com' },
+  });
   // Replica B's proxy sends no mock cookie: both read the mock's default tenant.
   const mock = new MockControl(api, 'default');
   await mock.reset('empty');

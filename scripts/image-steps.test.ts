@@ -31,6 +31,9 @@ interface Stage {
   workdir: string;
   env: Record<string, string>;
   cmd: string[];
+  entrypoint: string[];
+  /** Packages the stage adds from its base image's own package manager (`apk add`). */
+  packages: string[];
 }
 
 /** The Dockerfile's instructions, with continuation lines joined and comments dropped. */
@@ -122,7 +125,15 @@ describe('the Dockerfile, step by step in clean folders', () => {
     for (const { op, args } of instructions) {
       if (op === 'FROM') {
         const name = /\bAS\s+(\S+)/i.exec(args)?.[1] ?? `stage-${stages.length}`;
-        stage = { name, dir: path.join(work, name), workdir: '/', env: {}, cmd: [] };
+        stage = {
+          name,
+          dir: path.join(work, name),
+          workdir: '/',
+          env: {},
+          cmd: [],
+          entrypoint: [],
+          packages: [],
+        };
         mkdirSync(stage.dir, { recursive: true });
         stages.push(stage);
         continue;
@@ -161,6 +172,14 @@ describe('the Dockerfile, step by step in clean folders', () => {
             cpSync(path.join(repoRoot, src), path.join(inStage(stage, dest), src));
           }
         }
+      } else if (op === 'RUN' && /^apk add\b/.test(args)) {
+        // The base image's packages, like the base image itself, are not on this host.
+        stage.packages.push(
+          ...args
+            .split(/\s+/)
+            .slice(2)
+            .filter((word) => !word.startsWith('-')),
+        );
       } else if (op === 'RUN') {
         const fullInstall = /^npm ci(?! .*--omit)/.test(args);
         if (fullInstall && !process.env.IMAGE_STEPS_FULL) {
@@ -177,6 +196,8 @@ describe('the Dockerfile, step by step in clean folders', () => {
         await run(args, inStage(stage, '.'), stage.env);
       } else if (op === 'CMD') {
         stage.cmd = JSON.parse(args) as string[];
+      } else if (op === 'ENTRYPOINT') {
+        stage.entrypoint = JSON.parse(args) as string[];
       } else if (!['USER', 'EXPOSE', 'HEALTHCHECK', 'VOLUME'].includes(op)) {
         throw new Error(`the test does not know Dockerfile instruction ${op}`);
       }
@@ -196,9 +217,20 @@ describe('the Dockerfile, step by step in clean folders', () => {
       expect(existsSync(path.join(appDir, absent)), absent).toBe(false);
     }
 
+    // The init (tini) is process 1 and starts the server: it comes from the stage's own packages.
+    const [init, ...initArgs] = final.entrypoint;
+    expect(init).toBe('/sbin/tini');
+    expect(final.packages).toContain('tini');
+    expect(initArgs).toEqual(['--']);
+
     const port = await freePort();
-    const [command, ...commandArgs] = final.cmd;
-    const child = spawn(command === 'node' ? process.execPath : (command as string), commandArgs, {
+    // Where the host has tini too (Debian's is /usr/bin/tini), the server runs under it here.
+    const hostInit = ['/sbin/tini', '/usr/bin/tini'].find((file) => existsSync(file));
+    const [command, ...commandArgs] = [
+      ...(hostInit ? [hostInit, '--'] : []),
+      ...final.cmd.map((word) => (word === 'node' ? process.execPath : word)),
+    ];
+    const child = spawn(command as string, commandArgs, {
       cwd: appDir,
       env: {
         PATH: process.env.PATH ?? '',

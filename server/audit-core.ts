@@ -13,13 +13,7 @@ import {
   keptRefusal,
 } from './audit-answer';
 import { DEFAULT_WRITES_PER_MINUTE, ReadsBusy, readGate, writeRate } from './audit-limits';
-import {
-  type IdentityConfig,
-  missingIdentity,
-  type Reviewer,
-  readReviewer,
-  withoutIdentity,
-} from './identity';
+import { type IdentityConfig, identify, type Reviewer, withoutIdentity } from './identity';
 
 export type { AnswerMode } from './audit-answer';
 
@@ -40,6 +34,8 @@ export interface AuditAttempt {
   requestId: string;
   reviewer: string;
   reviewerName: string | null;
+  /** Named in the browser (no REVIEWER_HEADER), not by an SSO proxy: anyone could type it. */
+  selfNamed?: boolean;
   sourceId: string;
   sourceKind: string;
   questionId: string;
@@ -62,6 +58,8 @@ export interface AuditEntry {
   requestId: string;
   reviewer: string;
   reviewerName: string | null;
+  /** True for a name typed in the browser, false for the SSO proxy's; null where not recorded. */
+  selfNamed: boolean | null;
   sourceId: string;
   sourceKind: string;
   questionId: string;
@@ -237,9 +235,11 @@ export function createAuditCore(options: AuditCoreOptions): Audit {
     const request = withoutIdentity(call.request, identity);
     const isWrite = !['GET', 'HEAD', 'OPTIONS'].includes(call.request.method.toUpperCase());
     const underApi = call.targetPath === '/api' || call.targetPath.startsWith('/api/');
-    if (!isWrite || !underApi) return send(request);
-    const reviewer = readReviewer(call.request.headers, identity);
-    if (!reviewer) return missingIdentity(identity);
+    if (!isWrite) return send(request);
+    // Every write needs the reviewer, the mock's control routes (`/__mock/…`) included.
+    const reviewer = identify(call.request.headers, identity);
+    if (reviewer instanceof Response) return reviewer;
+    if (!underApi) return send(request);
     const classified = classifyAction(
       call.source.kind,
       call.request.method,
@@ -261,6 +261,7 @@ export function createAuditCore(options: AuditCoreOptions): Audit {
           requestId,
           reviewer: reviewer.id,
           reviewerName: reviewer.name,
+          selfNamed: reviewer.from === 'browser',
           sourceId: call.source.id,
           sourceKind: call.source.kind,
           questionId: action.questionId,
@@ -344,8 +345,7 @@ export function createAuditCore(options: AuditCoreOptions): Audit {
   }
 
   const app = new Hono();
-  const signedIn = (request: Request): Reviewer | Response =>
-    readReviewer(request.headers, identity) ?? missingIdentity(identity);
+  const signedIn = (request: Request): Reviewer | Response => identify(request.headers, identity);
   const unreadable = (error: unknown) => {
     if (error instanceof ReadsBusy) {
       return jsonResponse(
@@ -474,6 +474,7 @@ export const CSV_COLUMNS = [
   'answer_bytes',
   'answer_sha256',
   'detail',
+  'reviewer_self_named',
 ] as const;
 
 /**
@@ -503,6 +504,7 @@ export function csvRow(entry: AuditEntry): string {
     entry.answerBytes,
     entry.answerSha256,
     entry.detail,
+    entry.selfNamed === null ? null : String(entry.selfNamed),
   ]
     .map(csvField)
     .join(',');
@@ -630,6 +632,7 @@ export function memoryTrail(
           requestId: attempt.requestId,
           reviewer: attempt.reviewer,
           reviewerName: attempt.reviewerName,
+          selfNamed: attempt.selfNamed ?? null,
           sourceId: attempt.sourceId,
           sourceKind: attempt.sourceKind,
           questionId: attempt.questionId,

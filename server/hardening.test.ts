@@ -10,7 +10,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { createMockBackend, type MockBackend } from '../mock/app';
 import { createVertesiaMock } from '../mock/vertesia/app';
 import { createPortalApp } from './portal';
-import { parseUpstreamUrl, redactUrl } from './proxy';
+import { parseUpstreamUrl } from './proxy';
+import { redactUrl } from './redact-url';
 import { cleanups, HOST, MB, recordingUpstream, send, startPortal } from './test-support';
 
 const json = { 'content-type': 'application/json' };
@@ -438,6 +439,10 @@ describe('the proxy as a good citizen (item 4)', () => {
     expect(redactUrl('http://user:s3cret@reflexio.internal/')).toBe(
       'http://***@reflexio.internal/',
     );
+    // A password a URL parser reads as a fragment: the URL is invalid, and still never printed.
+    const invalid = parseUpstreamUrl('http://user:s3#cret@reflexio.internal/');
+    expect(invalid.ok).toBe(false);
+    expect(JSON.stringify(invalid)).not.toContain('cret');
     expect(() => createPortalApp({ upstream: { url: 'http://user:s3cret@127.0.0.1:9' } })).toThrow(
       /REFLEXIO_API_KEY/,
     );

@@ -68,29 +68,45 @@ interface Running {
   exited: Promise<{ code: number | null; at: number }>;
 }
 
-async function startBuilt(extraEnv: Record<string, string> = {}): Promise<Running> {
+/**
+ * `unshare` that makes the server process 1 of a PID namespace of its own, as in a container
+ * (root only), or null where that cannot be done here.
+ */
+const NAMESPACE = ['unshare', '--pid', '--fork', '--mount-proc'];
+const namespaces =
+  process.platform === 'linux' &&
+  spawnSync(NAMESPACE[0] as string, [...NAMESPACE.slice(1), 'true']).status === 0;
+
+async function startBuilt(
+  extraEnv: Record<string, string> = {},
+  options: { inNamespace?: boolean } = {},
+): Promise<Running> {
   const port = await freePort();
   // One trail folder per server: a folder serves one process (the second is refused).
   const dataDir = path.join(dir, `data-${port}`);
   let out = '';
-  const child = spawn(
+  const command = [
     process.execPath,
-    ['--import', path.join(dir, 'deny.mjs'), bundle, '--production'],
-    {
-      cwd: dir,
-      // No NODE_OPTIONS (no tsx loader) and no NODE_ENV from Vitest.
-      env: {
-        PATH: process.env.PATH ?? '',
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        MOCK_SIMULATOR_SECONDS: '0',
-        MOCK_LATENCY_MS: '0',
-        DATA_DIR: dataDir,
-        ...extraEnv,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    '--import',
+    path.join(dir, 'deny.mjs'),
+    bundle,
+    '--production',
+  ];
+  const [program, ...args] = options.inNamespace ? [...NAMESPACE, ...command] : command;
+  const child = spawn(program as string, args, {
+    cwd: dir,
+    // No NODE_OPTIONS (no tsx loader) and no NODE_ENV from Vitest.
+    env: {
+      PATH: process.env.PATH ?? '',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      MOCK_SIMULATOR_SECONDS: '0',
+      MOCK_LATENCY_MS: '0',
+      DATA_DIR: dataDir,
+      ...extraEnv,
     },
-  );
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout?.on('data', (chunk) => {
     out += chunk;
   });
@@ -114,6 +130,15 @@ async function startBuilt(extraEnv: Record<string, string> = {}): Promise<Runnin
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return { child, origin, stdout: () => out, exited };
+}
+
+/** The server's own process under `unshare --fork` (its only child), and its id in its namespace. */
+function serverUnder(unshare: ChildProcess): { pid: number; inNamespace: number } {
+  const children = readFileSync(`/proc/${unshare.pid}/task/${unshare.pid}/children`, 'utf8');
+  const pid = Number(children.trim().split(/\s+/)[0]);
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const ids = /^NSpid:\s+(.+)$/m.exec(status)?.[1]?.trim().split(/\s+/) ?? [];
+  return { pid, inNamespace: Number(ids.at(-1)) };
 }
 
 describe('the compiled production server', () => {
@@ -161,6 +186,12 @@ describe('the compiled production server', () => {
       );
       expect(server.stdout()).not.toMatch(/secret|Bearer/);
       expect(server.stdout()).not.toContain('the production server imported');
+      // Served without an SSO proxy's header: said once, at start.
+      expect(server.stdout().match(/^.*Warning: REVIEWER_HEADER is not set.*$/gm)).toEqual([
+        expect.stringMatching(
+          /anyone who reaches the portal can act under any name, and the trail marks such entries as self-named/,
+        ),
+      ]);
     } finally {
       server.child.kill('SIGKILL');
     }
@@ -318,4 +349,34 @@ describe('the compiled production server', () => {
       second.child.kill('SIGKILL');
     }
   });
+
+  // A container's server is process 1 at every start. The lock of earlier versions held a process
+  // id: after kill -9 (or the OOM killer) it said "1", the restarted server was 1 again, and it
+  // refused to start ("Another portal server (process 1) is using DATA_DIR").
+  it.skipIf(!namespaces)(
+    'starts again on its DATA_DIR after its process 1 was killed -9, as a container restarts',
+    {
+      timeout: 300_000,
+    },
+    async () => {
+      const dataDir = path.join(dir, 'data-pid1');
+      const first = await startBuilt({ DATA_DIR: dataDir }, { inNamespace: true });
+      onTestFinished(() => {
+        if (first.child.exitCode === null) first.child.kill('SIGKILL');
+      });
+      const killed = serverUnder(first.child);
+      expect(killed.inNamespace).toBe(1);
+      process.kill(killed.pid, 'SIGKILL');
+      await first.exited;
+
+      const second = await startBuilt({ DATA_DIR: dataDir }, { inNamespace: true });
+      try {
+        expect(serverUnder(second.child).inNamespace).toBe(1);
+        expect(await (await fetch(`${second.origin}/healthz`)).json()).toEqual({ status: 'ok' });
+        expect(second.stdout()).not.toContain('Cannot start');
+      } finally {
+        second.child.kill('SIGKILL');
+      }
+    },
+  );
 });

@@ -2,6 +2,7 @@
 // key, passes redirects on to the browser and answers in plain words when the upstream fails.
 import { hardenApiResponse } from './api-response';
 import { isWrite } from './guards';
+import { redactUrl } from './redact-url';
 
 export interface Upstream {
   /**
@@ -23,11 +24,6 @@ export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
 
 /** One line per failure: never headers, bodies or a query string (they can hold keys or answers). */
 export type ProxyLog = (line: string) => void;
-
-/** `scheme://***@host…`: a URL as it can be printed. */
-export function redactUrl(value: string): string {
-  return value.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1***@');
-}
 
 /** REFLEXIO_URL (or another system's `…_URL`) checked at start-up: a message in plain words (never echoing credentials) or the URL. */
 export function parseUpstreamUrl(

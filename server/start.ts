@@ -10,6 +10,7 @@ import { createVertesiaMock } from '../mock/vertesia/app';
 import { createAudit, scheduleRetention } from './audit';
 import { openTrail, TrailOpenError } from './db/open';
 import { createPortalServer } from './http-server';
+import { identityHeaders } from './identity';
 import { type ConfigSource, createPortalApp, type MountedSource, type Upstream } from './portal';
 import { withRequestLog } from './request-log';
 import { readSettings } from './settings';
@@ -204,6 +205,7 @@ async function main() {
   // The request log wraps the server's every way in, refusals included (Expect: 100-continue).
   const server = createPortalServer(handler, {
     maxBodyBytes,
+    singleHeaders: identityHeaders(auditConfig.identity),
     wrap: dev ? undefined : (listener) => withRequestLog(listener),
   });
   server.on('error', (error: NodeJS.ErrnoException) => {
@@ -228,6 +230,11 @@ async function main() {
     console.log(
       `  Audit trail: ${trail.where}; reviewer ${auditConfig.identity.header ? `from the ${auditConfig.identity.header} header` : 'named in the browser (no REVIEWER_HEADER)'}`,
     );
+    if (production && !auditConfig.identity.header) {
+      console.warn(
+        '  Warning: REVIEWER_HEADER is not set, so reviewers name themselves in the browser: anyone who reaches the portal can act under any name, and the trail marks such entries as self-named. Behind an SSO proxy, set REVIEWER_HEADER (docs/deploy.md).',
+      );
+    }
     for (const source of others.mounted) {
       const system = source.name.toUpperCase();
       console.log(

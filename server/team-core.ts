@@ -6,7 +6,7 @@
 // Service Worker in the browser (memoryClaims below; demo/portal.ts).
 import type { TrailStore } from './audit-core';
 import { readBodyWithin } from './body-limit';
-import { type IdentityConfig, missingIdentity, type Reviewer, readReviewer } from './identity';
+import { type IdentityConfig, identify, type Reviewer } from './identity';
 import { type LinkState, openTeamLink, type TeamBus } from './team-link';
 import { createStreamHub } from './team-streams';
 
@@ -494,8 +494,8 @@ export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
     if (!innerPath.startsWith('/portal-api/team/')) return null;
     const route = innerPath.slice('/portal-api/team/'.length);
     const method = request.method.toUpperCase();
-    const reviewer = as ?? readReviewer(request.headers, identity);
-    if (!reviewer) return missingIdentity(identity);
+    const reviewer = as ?? identify(request.headers, identity);
+    if (reviewer instanceof Response) return reviewer;
 
     if (route === 'events' && method === 'GET') return events(request, reviewer);
     if (route === 'state' && method === 'GET') return json(200, snapshot());

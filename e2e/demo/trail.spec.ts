@@ -60,6 +60,8 @@ test('answer as the named visitor; History, the row, Activity and its CSV say so
     `"${visitor}",,"reflexio","reflexio","${demoIds.pendingYesNo}","answer",200,`,
   );
   expect(csv[1]).toContain(',"Yes, issue the credit note","full",');
+  // The visitor typed their name: the entry is self-named (the last column).
+  expect(csv[1]).toMatch(/,true$/);
 
   await page
     .getByRole('region', { name: 'Demo' })

@@ -102,6 +102,15 @@ export const migrations: { version: number; name: string; sql: string }[] = [
       );
     `,
   },
+  {
+    // Whether the reviewer typed their own name in the browser (no REVIEWER_HEADER) or the SSO
+    // proxy named them; null for entries written before it was recorded.
+    version: 5,
+    name: 'self-named reviewers',
+    sql: `
+      ALTER TABLE audit_entries ADD COLUMN reviewer_self_named boolean;
+    `,
+  },
 ];
 
 const LOCK_KEY = 27_000_027;

@@ -1,11 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { auditConfigFromEnv } from '../audit-config';
 import { openPostgres } from './engine';
 import { migrations } from './migrations';
-import { databaseUrlProblem, lockDataDir, openTrail, redactDatabaseUrl } from './open';
+import { databaseUrlProblem, openTrail, redactDatabaseUrl, TrailOpenError } from './open';
 import { insertAttempts, listEntries } from './queries';
 import { postgresAvailable, startTestPostgres, type TestPostgres } from './test-postgres';
 
@@ -21,6 +21,16 @@ const attempt = (questionId: string, reviewer: string) => ({
   answerMode: 'full' as const,
 });
 
+/** Every file under `dir` with its size and time: what "untouched" means. */
+function listing(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .sort()
+    .map((name) => {
+      const stat = statSync(path.join(dir, name));
+      return `${name} ${stat.isDirectory() ? 'dir' : stat.size} ${stat.mtimeMs}`;
+    });
+}
+
 describe('the embedded trail in DATA_DIR', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'qi-data-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -29,7 +39,7 @@ describe('the embedded trail in DATA_DIR', () => {
     const first = await openTrail({ dataDir: dir });
     await insertAttempts(first.db, [attempt('kept', 'alice@example.com')]);
     await expect(openTrail({ dataDir: dir })).rejects.toThrow(
-      /Another portal server \(process \d+\) is using DATA_DIR .*set DATABASE_URL/,
+      /Another portal server is using DATA_DIR .*set DATABASE_URL/,
     );
     await first.db.close();
 
@@ -37,15 +47,25 @@ describe('the embedded trail in DATA_DIR', () => {
     const { entries } = await listEntries(again.db, {}, { cursor: null, limit: 50 });
     expect(entries.map((e) => e.questionId)).toEqual(['kept']);
     await again.db.close();
-  }, 120_000);
+  }, 300_000);
 
-  it('takes over a lock left by a process that has died', () => {
-    const lockDir = mkdtempSync(path.join(tmpdir(), 'qi-lock-'));
-    // pid 2^22+1 is above Linux's default pid_max: no such process.
-    writeFileSync(path.join(lockDir, 'portal.lock'), '4194305');
-    const release = lockDataDir(lockDir);
-    release();
-    rmSync(lockDir, { recursive: true, force: true });
+  it('refuses to start on a trail it cannot open as it is, and leaves it untouched', async () => {
+    // On main, PGlite took the folder without PG_VERSION for a new one: an empty trail started.
+    rmSync(path.join(dir, 'pglite', 'PG_VERSION'));
+    const before = listing(dir);
+    const refused = await openTrail({ dataDir: dir }).then(
+      async (opened) => {
+        await opened.db.close();
+        return null;
+      },
+      (error: unknown) => error as Error,
+    );
+    expect(refused).toBeInstanceOf(TrailOpenError);
+    expect(refused?.message).toMatch(
+      /^The embedded database in .* is damaged \(no PG_VERSION\): nothing was changed\./,
+    );
+    expect(refused?.message).not.toContain('\n');
+    expect(listing(dir)).toEqual(before);
   });
 });
 
@@ -74,16 +94,49 @@ describe('start-up settings', () => {
 
   it('never prints a database password', () => {
     expect(redactDatabaseUrl('postgres://app:s3cret@db:5432/inbox')).toBe(
-      'postgres://app:***@db:5432/inbox',
+      'postgres://***@db:5432/inbox',
     );
     expect(databaseUrlProblem('not a url :s3cret@')).toMatch(/not a valid URL/);
+    expect(databaseUrlProblem('not a url :s3cret@')).not.toContain('s3cret');
+  });
+
+  // `#`, `?`, `/` make a URL parser end the user information early, `@` makes a naive one end it
+  // late: each printed part of the password (on main: "p#ss…" whole, "…@ss…" after the first @).
+  const secretUrls = [
+    'postgres://app:S3cr#tpw@127.0.0.1:1/inbox',
+    'postgres://app:S3cr?tpw@127.0.0.1:1/inbox',
+    'postgres://app:S3cr@tpw@127.0.0.1:1/inbox',
+    'postgres://app:S3cr/tpw@127.0.0.1:1/inbox',
+    'postgres://app:S3cr%23tpw@127.0.0.1:1/inbox',
+    'postgres://app@127.0.0.1:1/inbox?password=S3cr_tpw&sslmode=disable',
+  ];
+
+  it('never prints a password, whatever it holds: not in a refusal, not in a start-up line', () => {
+    for (const url of secretUrls) {
+      const problem = auditConfigFromEnv({ DATABASE_URL: url });
+      const said = problem.ok ? redactDatabaseUrl(url) : problem.message;
+      expect(said).not.toMatch(/S3cr|tpw/);
+    }
+  });
+
+  it('never prints a password in the error of a database that cannot be reached', async () => {
+    for (const url of secretUrls) {
+      const error = await openTrail({ databaseUrl: url, dataDir: 'unused' }).catch(
+        (e: unknown) => e as Error,
+      );
+      expect(error).toBeInstanceOf(Error);
+      expect((error as Error).message).toMatch(
+        /^The audit trail's database \(DATABASE_URL postgres:\/\/\*\*\*@/,
+      );
+      expect((error as Error).message).not.toMatch(/S3cr|tpw/);
+    }
   });
 
   it('says in one line when the database cannot be reached', async () => {
     await expect(
       openTrail({ databaseUrl: 'postgres://app:s3cret@127.0.0.1:1/inbox', dataDir: 'unused' }),
     ).rejects.toThrow(
-      /^The audit trail's database \(DATABASE_URL postgres:\/\/app:\*\*\*@127\.0\.0\.1:1\/inbox\) could not be used: /,
+      /^The audit trail's database \(DATABASE_URL postgres:\/\/\*\*\*@127\.0\.0\.1:1\/inbox\) could not be used: /,
     );
   });
 });

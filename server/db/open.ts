@@ -1,13 +1,13 @@
-import {
-  closeSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  writeSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { redactSecrets, redactUrl } from '../redact-url';
+import {
+  DATABASE_FOLDER,
+  DataDirError,
+  type DataDirLock,
+  databaseFolderState,
+  lockDataDir,
+} from './data-dir';
 import { type Db, openEmbedded, openPostgres } from './engine';
 import { migrate } from './migrations';
 
@@ -21,9 +21,9 @@ export class TrailOpenError extends Error {
   override readonly name = 'TrailOpenError';
 }
 
-/** `postgres://user:***@host/db`: a database URL as it can be printed. */
+/** `postgres://***@host/db`: a database URL as it can be printed. */
 export function redactDatabaseUrl(value: string): string {
-  return value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/?#@]*):[^@/?#]*@/i, '$1:***@');
+  return redactUrl(value);
 }
 
 /** DATABASE_URL checked at start-up: a one-line problem, or null when it is usable. */
@@ -32,7 +32,8 @@ export function databaseUrlProblem(value: string): string | null {
   try {
     url = new URL(value);
   } catch {
-    return `DATABASE_URL is not a valid URL: ${redactDatabaseUrl(value)}`;
+    // Not echoed: where a parser cannot tell the parts apart, it cannot tell the password either.
+    return 'DATABASE_URL is not a valid URL: write it as postgres://user:password@host:5432/database, with any @ # ? / : % in the password percent-encoded (@ is %40).';
   }
   if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
     return `DATABASE_URL must start with postgres:// or postgresql://, not ${url.protocol}`;
@@ -40,65 +41,44 @@ export function databaseUrlProblem(value: string): string | null {
   return null;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+function oneLine(error: unknown): string {
+  return ((error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '').trim();
+}
+
+/** The DATA_DIR problem as it is said at start-up; anything else passes through. */
+function asOpenError(error: unknown): unknown {
+  return error instanceof DataDirError ? new TrailOpenError(error.message) : error;
 }
 
 /**
- * Takes `<dataDir>/portal.lock` for this process. The embedded database is for one process: a
- * second server on the same folder is refused, naming the first; a lock left by a process that
- * has died is taken over. Returns the release function.
+ * A new embedded database, made in a folder of its own and moved into place once whole: a first
+ * start stopped half-way (PGlite's initdb takes seconds) leaves no half-made database that a
+ * later start would have to refuse.
  */
-export function lockDataDir(dataDir: string): () => void {
-  const file = path.join(dataDir, 'portal.lock');
-  for (let tries = 0; tries < 2; tries++) {
-    try {
-      const fd = openSync(file, 'wx');
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      const release = () => {
-        process.off('exit', release);
-        rmSync(file, { force: true });
-      };
-      // However the process ends (a signal's exit, an error), the lock goes with it.
-      process.on('exit', release);
-      return release;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const pid = Number(readFileSync(file, 'utf8').trim());
-      if (Number.isSafeInteger(pid) && pid > 0 && alive(pid)) {
-        throw new TrailOpenError(
-          `Another portal server (process ${pid}) is using DATA_DIR ${dataDir}: the embedded database serves one process. Stop it, give this one its own DATA_DIR, or set DATABASE_URL so several servers share a PostgreSQL.`,
-        );
-      }
-      rmSync(file, { force: true });
-    }
-  }
-  throw new TrailOpenError(`Could not lock DATA_DIR ${dataDir} (${file}).`);
-}
-
-function oneLine(error: unknown): string {
-  return ((error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '').trim();
+async function createDatabase(dir: string): Promise<void> {
+  const target = path.join(dir, DATABASE_FOLDER);
+  const building = path.join(dir, `${DATABASE_FOLDER}.new`);
+  rmSync(building, { recursive: true, force: true });
+  const made = await openEmbedded(building);
+  await made.close();
+  // An empty folder may be there already (a volume's mount point): rename replaces an empty one.
+  renameSync(building, target);
 }
 
 /** Opens the trail's database and brings its schema up to date; a TrailOpenError says why not. */
 export async function openTrail(location: TrailLocation): Promise<{ db: Db; where: string }> {
   if (location.databaseUrl) {
-    const shown = redactDatabaseUrl(location.databaseUrl);
+    const url = location.databaseUrl;
+    const shown = redactDatabaseUrl(url);
     let db: Db | null = null;
     try {
-      db = await openPostgres(location.databaseUrl);
+      db = await openPostgres(url);
       await migrate(db);
       return { db, where: `PostgreSQL at ${shown}` };
     } catch (error) {
       await db?.close().catch(() => {});
       throw new TrailOpenError(
-        `The audit trail's database (DATABASE_URL ${shown}) could not be used: ${oneLine(error)}`,
+        `The audit trail's database (DATABASE_URL ${shown}) could not be used: ${redactSecrets(oneLine(error), url)}`,
       );
     }
   }
@@ -108,16 +88,25 @@ export async function openTrail(location: TrailLocation): Promise<{ db: Db; wher
   } catch (error) {
     throw new TrailOpenError(`DATA_DIR ${dir} could not be created: ${oneLine(error)}`);
   }
-  const release = lockDataDir(dir);
+  const lock: DataDirLock = await lockDataDir(dir).catch((error: unknown) => {
+    throw asOpenError(error);
+  });
   let db: Db | null = null;
   try {
-    db = await openEmbedded(path.join(dir, 'pglite'));
+    if (databaseFolderState(dir) === 'new') await createDatabase(dir);
+    db = await openEmbedded(path.join(dir, DATABASE_FOLDER));
     await migrate(db);
+    // A third server racing this one on a stale lock could have moved this one's socket away.
+    if (!(await lock.held()))
+      throw new DataDirError(
+        `Another portal server took DATA_DIR ${dir} while this one started: the embedded database serves one process.`,
+      );
   } catch (error) {
     await db?.close().catch(() => {});
-    release();
+    lock.release();
+    if (error instanceof DataDirError) throw asOpenError(error);
     throw new TrailOpenError(
-      `The embedded audit database in DATA_DIR ${dir} could not be opened: ${oneLine(error)}`,
+      `The embedded audit database in DATA_DIR ${dir} could not be opened, and was left as it is: ${oneLine(error)}`,
     );
   }
   const opened = db;
@@ -125,7 +114,7 @@ export async function openTrail(location: TrailLocation): Promise<{ db: Db; wher
     try {
       await opened.close();
     } finally {
-      release();
+      lock.release();
     }
   };
   return { db: { ...opened, close }, where: `embedded database in ${dir}` };

@@ -22,6 +22,7 @@ export async function insertAttempts(db: Queryable, attempts: AuditAttempt[]): P
       a.requestId,
       a.reviewer,
       a.reviewerName,
+      a.selfNamed ?? null,
       a.sourceId,
       a.sourceKind,
       a.questionId,
@@ -31,14 +32,14 @@ export async function insertAttempts(db: Queryable, attempts: AuditAttempt[]): P
       a.answerBytes ?? null,
       a.answerSha256 ?? null,
     );
-    const n = index * 12;
+    const n = index * 13;
     const p = (i: number) => `$${n + i}`;
-    return `(COALESCE(${p(1)}::timestamptz, now()), ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}, ${p(10)}, ${p(11)}, ${p(12)})`;
+    return `(COALESCE(${p(1)}::timestamptz, now()), ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}, ${p(10)}, ${p(11)}, ${p(12)}, ${p(13)})`;
   });
   await db.query(
     `INSERT INTO audit_entries
-       (at, request_id, reviewer, reviewer_name, source_id, source_kind, question_id, action, answer,
-        answer_mode, answer_bytes, answer_sha256)
+       (at, request_id, reviewer, reviewer_name, reviewer_self_named, source_id, source_kind,
+        question_id, action, answer, answer_mode, answer_bytes, answer_sha256)
      VALUES ${rows.join(', ')}`,
     values,
   );
@@ -81,8 +82,9 @@ function where(filter: AuditFilter, before: number | null): { sql: string; param
   return { sql: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
 }
 
-const SELECT = `SELECT e.id, e.at, e.request_id, e.reviewer, e.reviewer_name, e.source_id,
-    e.source_kind, e.question_id, e.action, e.answer, e.answer_mode, e.answer_bytes, e.answer_sha256, o.status, o.detail
+const SELECT = `SELECT e.id, e.at, e.request_id, e.reviewer, e.reviewer_name, e.reviewer_self_named,
+    e.source_id, e.source_kind, e.question_id, e.action, e.answer, e.answer_mode, e.answer_bytes,
+    e.answer_sha256, o.status, o.detail
   FROM audit_entries e LEFT JOIN audit_outcomes o ON o.request_id = e.request_id`;
 
 interface Row {
@@ -91,6 +93,7 @@ interface Row {
   request_id: string;
   reviewer: string;
   reviewer_name: string | null;
+  reviewer_self_named: boolean | null;
   source_id: string;
   source_kind: string;
   question_id: string;
@@ -110,6 +113,7 @@ function toEntry(row: Row): AuditEntry {
     requestId: row.request_id,
     reviewer: row.reviewer,
     reviewerName: row.reviewer_name,
+    selfNamed: row.reviewer_self_named,
     sourceId: row.source_id,
     sourceKind: row.source_kind,
     questionId: row.question_id,

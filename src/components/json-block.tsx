@@ -1,6 +1,7 @@
 import { Anchor, Code, Stack, Text } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { jsonText } from '@/lib/bounded-json';
+import { showBidiControls } from '@/lib/show-bidi';
 
 const SHORT = { maxDepth: 10, maxChars: 20_000 };
 /** "Show the whole …": everything up to these bounds (deeper than this is unreadable anyway). */
@@ -12,10 +13,11 @@ const WHOLE = { maxDepth: 200, maxChars: 2_000_000 };
  */
 export function JsonBlock({ value, label }: { value: unknown; label: string }) {
   const [whole, setWhole] = useState(false);
-  const { text, cut } = useMemo(
-    () => jsonText(value, { indent: 2, ...(whole ? WHOLE : SHORT) }),
-    [value, whole],
-  );
+  const { text, cut } = useMemo(() => {
+    const json = jsonText(value, { indent: 2, ...(whole ? WHOLE : SHORT) });
+    // JSON leaves direction controls as they are: `"fdp.exe"` would read as `"exe.pdf"`.
+    return { ...json, text: showBidiControls(json.text) };
+  }, [value, whole]);
   return (
     <Stack gap={4}>
       <Code block aria-label={label} className="json-block" tabIndex={0}>

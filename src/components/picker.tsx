@@ -1,5 +1,6 @@
 import { IconSelector } from '@tabler/icons-react';
 import type { ChangeEvent } from 'react';
+import { showBidiControls } from '@/lib/show-bidi';
 import field from './field.module.css';
 
 export interface PickerProps {
@@ -41,11 +42,11 @@ export function Picker({
         {values.map((choice) =>
           typeof choice === 'string' ? (
             <option key={choice} value={choice}>
-              {choice}
+              {showBidiControls(choice)}
             </option>
           ) : (
             <option key={choice.value} value={choice.value}>
-              {choice.label}
+              {showBidiControls(choice.label)}
             </option>
           ),
         )}

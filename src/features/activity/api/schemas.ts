@@ -9,6 +9,8 @@ export const activityEntrySchema = lazySchema(() =>
     requestId: z.string(),
     reviewer: z.string(),
     reviewerName: z.nullable(z.string()),
+    /** Named in the browser, not by an SSO proxy; absent or null where the trail has no word. */
+    selfNamed: z.nullish(z.boolean()),
     sourceId: z.string(),
     sourceKind: z.string(),
     questionId: z.string(),

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useActedOn } from '@/config/acted';
 import { fetchActivity } from '../api/requests';
 import type { ActivityEntry } from '../api/schemas';
-import { accepted, auditQuestionId, shortReviewer } from '../utils/describe';
+import { accepted, auditQuestionId, reviewerText, shortReviewer } from '../utils/describe';
 
 // The rows on screen ask together: one request for up to 100 questions, not one per row.
 const waiting: {
@@ -54,7 +54,7 @@ export function ActedBy({
   useActedOn([question], () => void refetch());
   if (!data) return null;
   return (
-    <span title={`${data.reviewer}, through the portal`} data-testid="acted-by">
+    <span title={`${reviewerText(data)}, through the portal`} data-testid="acted-by">
       {' '}
       by {shortReviewer(data.reviewer)}
     </span>

@@ -21,10 +21,11 @@ import { sourceLabel, useRuntimeConfig } from '@/config/runtime-config';
 import { describeError } from '@/lib/describe-error';
 import { formatExact } from '@/lib/format-time';
 import { markFirstScreenShown } from '@/lib/idle';
+import { showBidiControls } from '@/lib/show-bidi';
 import { activityQueries } from '../api/queries';
 import { activityCsvHref } from '../api/requests';
 import { type ActivityFilter, activityActions } from '../api/schemas';
-import { ACTION_LABELS, accepted } from '../utils/describe';
+import { ACTION_LABELS, accepted, reviewerText } from '../utils/describe';
 
 const FIELDS = ['reviewer', 'source', 'action', 'from', 'to', 'q'] as const;
 
@@ -173,10 +174,25 @@ export function ActivityPage({
                     <Table.Td>
                       <time dateTime={entry.at}>{formatExact(Date.parse(entry.at))}</time>
                     </Table.Td>
-                    <Table.Td>{entry.reviewer}</Table.Td>
+                    <Table.Td>
+                      {reviewerText(entry)}
+                      {entry.selfNamed && (
+                        <Text
+                          span
+                          size="xs"
+                          c="dimmed"
+                          title="Named in the browser, not by the SSO proxy"
+                        >
+                          {' '}
+                          (self-named)
+                        </Text>
+                      )}
+                    </Table.Td>
                     <Table.Td>{ACTION_LABELS[entry.action] ?? entry.action}</Table.Td>
                     <Table.Td>{labels.get(entry.sourceId) ?? entry.sourceId}</Table.Td>
-                    <Table.Td style={{ wordBreak: 'break-all' }}>{entry.questionId}</Table.Td>
+                    <Table.Td style={{ wordBreak: 'break-all' }}>
+                      {showBidiControls(entry.questionId)}
+                    </Table.Td>
                     <Table.Td>
                       {ok === null
                         ? 'not recorded'
@@ -184,7 +200,9 @@ export function ActivityPage({
                           ? `done (${entry.status})`
                           : `refused (${entry.status})`}
                     </Table.Td>
-                    <Table.Td style={{ whiteSpace: 'pre-wrap' }}>{entry.answer ?? ''}</Table.Td>
+                    <Table.Td style={{ whiteSpace: 'pre-wrap' }}>
+                      {showBidiControls(entry.answer ?? '')}
+                    </Table.Td>
                   </Table.Tr>
                 );
               })}

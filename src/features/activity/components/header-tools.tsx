@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { showBidiControls } from '@/lib/show-bidi';
 import { activityQueries } from '../api/queries';
 import { readBrowserReviewer, writeBrowserReviewer } from '../utils/browser-reviewer';
 
@@ -20,11 +21,11 @@ export function HeaderTools({ className }: { className?: string }) {
     <span className={className}>
       {identity === 'sso' ? (
         <span
-          title={reviewer.id}
+          title={showBidiControls(reviewer.id)}
           data-testid="signed-in-reviewer"
           style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
         >
-          Signed in as {reviewer.name ?? reviewer.id}
+          Signed in as {showBidiControls(reviewer.name ?? reviewer.id)}
         </span>
       ) : (
         <label style={{ display: 'inline-flex', gap: 6, alignItems: 'center', minWidth: 0 }}>

@@ -4,6 +4,7 @@ import { TimeAgo } from '@/components/time-ago';
 import { useActedOn } from '@/config/acted';
 import { useRuntimeConfig } from '@/config/runtime-config';
 import { describeError } from '@/lib/describe-error';
+import { showBidiControls } from '@/lib/show-bidi';
 import { activityQueries } from '../api/queries';
 import type { ActivityEntry } from '../api/schemas';
 import {
@@ -46,18 +47,18 @@ function Entry({
       </Text>
       {showQuestion && (
         <Text size="xs" c="dimmed">
-          Ask {entry.questionId}
+          Ask {showBidiControls(entry.questionId)}
         </Text>
       )}
       {entry.answer !== null && (
         <Text size="sm" component="div">
           {answerLabel(entry.answerMode)}
-          <Code>{entry.answer}</Code>
+          <Code>{showBidiControls(entry.answer)}</Code>
         </Text>
       )}
       {earlier !== undefined && earlier !== null && (
         <Text size="sm" c="dimmed" component="div">
-          Earlier answer: <Code>{earlier}</Code>
+          Earlier answer: <Code>{showBidiControls(earlier)}</Code>
         </Text>
       )}
     </li>

@@ -1,5 +1,6 @@
 // The reviewer named in the browser (no SSO proxy): remembered in localStorage and sent to the
-// portal server as a SameSite cookie, which it honours only when REVIEWER_HEADER is unset.
+// portal server as a SameSite cookie, which it honours only when REVIEWER_HEADER is unset (and
+// the trail marks the entries as self-named).
 const KEY = 'qi.reviewer';
 const COOKIE = 'qi_reviewer';
 export const DEFAULT_REVIEWER = 'Reviewer';
@@ -12,16 +13,22 @@ export function readBrowserReviewer(): string {
   }
 }
 
+// What the server refuses in a name (server/identity.ts): controls and direction controls.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is taken out
+const UNSHOWABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
+
 /** Keeps `name` (blank: the default) and returns what is kept. */
 export function writeBrowserReviewer(name: string): string {
-  const kept = name.trim().slice(0, 200) || DEFAULT_REVIEWER;
+  const kept = name.replace(UNSHOWABLE, '').trim().slice(0, 200) || DEFAULT_REVIEWER;
   try {
     localStorage.setItem(KEY, kept);
   } catch {
     // Storage full or off: the cookie still carries it for this session.
   }
-  const path = new URL(document.baseURI).pathname;
+  // Host-only (no Domain) and on `/`: a cookie a sibling site tosses in on a longer path comes
+  // first, and the server takes the last. Over HTTPS, `__Host-`: no other site can set that one.
+  const secure = location.protocol === 'https:';
   // biome-ignore lint/suspicious/noDocumentCookie: one cookie, written once per change; the Cookie Store API is not in every browser the portal supports.
-  document.cookie = `${COOKIE}=${encodeURIComponent(kept)}; path=${path}; max-age=31536000; SameSite=Strict`;
+  document.cookie = `${secure ? '__Host-' : ''}${COOKIE}=${encodeURIComponent(kept)}; path=/; max-age=31536000; SameSite=Strict${secure ? '; Secure' : ''}`;
   return kept;
 }

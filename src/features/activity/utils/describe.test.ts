@@ -5,6 +5,7 @@ import {
   auditQuestionId,
   describeEntry,
   earlierAnswers,
+  reviewerText,
   shortReviewer,
 } from './describe';
 
@@ -64,5 +65,14 @@ describe('describing the trail', () => {
       'tc_1',
     );
     expect(shortReviewer('alice@example.com')).toBe('alice');
+  });
+
+  it('shows a direction override in a name as a mark, and says when the name was self-typed', () => {
+    const tossed = entry({ reviewer: '\u202emoc.elpmaxe@ecila', selfNamed: true });
+    expect(describeEntry(tossed)).toBe('Answered by ⟨RLO⟩moc.elpmaxe@ecila (self-named)');
+    expect(reviewerText(entry({ reviewerName: 'Al\u2066ice' }))).toBe(
+      'Al⟨LRI⟩ice (alice@example.com)',
+    );
+    expect(shortReviewer('\u202eecila@example.com')).toBe('⟨RLO⟩ecila');
   });
 });

@@ -1,3 +1,4 @@
+import { showBidiControls } from '@/lib/show-bidi';
 import type { ActivityEntry } from '../api/schemas';
 
 const VERBS: Record<string, string> = {
@@ -22,7 +23,7 @@ export const ACTION_LABELS: Record<string, string> = {
 
 /** "Answered by alice@example.com"; a refusal says so ("Answer refused (HTTP 409) for …"). */
 export function describeEntry(entry: ActivityEntry): string {
-  const who = entry.reviewerName ? `${entry.reviewerName} (${entry.reviewer})` : entry.reviewer;
+  const who = `${reviewerText(entry)}${entry.selfNamed ? ' (self-named)' : ''}`;
   if (entry.status !== null && (entry.status === 0 || entry.status >= 400)) {
     const what = ACTION_LABELS[entry.action] ?? entry.action;
     return `${what} by ${who} refused (${entry.status === 0 ? 'no answer' : `HTTP ${entry.status}`})`;
@@ -74,5 +75,12 @@ export function auditQuestionId(question: { id: string; source: { id: string; ki
 /** "alice" from "alice@example.com": what a list row has room for. */
 export function shortReviewer(reviewer: string): string {
   const at = reviewer.indexOf('@');
-  return at > 0 ? reviewer.slice(0, at) : reviewer;
+  return showBidiControls(at > 0 ? reviewer.slice(0, at) : reviewer);
+}
+
+/** "Alice Ng (alice@example.com)", direction controls shown as marks. */
+export function reviewerText(entry: Pick<ActivityEntry, 'reviewer' | 'reviewerName'>): string {
+  return showBidiControls(
+    entry.reviewerName ? `${entry.reviewerName} (${entry.reviewer})` : entry.reviewer,
+  );
 }

@@ -2,6 +2,7 @@ import { Group, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { ANSWER_EVENT, type AnswerEventDetail } from '@/config/shell-context';
+import { showBidiControls } from '@/lib/show-bidi';
 import { claimQuestions, releaseQuestions } from '../api/requests';
 import type { TeamSubject } from '../api/schemas';
 import { useAction } from '../hooks/use-action';
@@ -114,7 +115,7 @@ export function DrawerTeam({
     <Stack gap={4} ref={area} data-testid="drawer-team">
       {viewers.map((viewer) => (
         <Text size="sm" key={viewer.reviewer} role="status">
-          {viewer.reviewer} is {viewer.typing ? 'typing an answer' : 'viewing'}
+          {showBidiControls(viewer.reviewer)} is {viewer.typing ? 'typing an answer' : 'viewing'}
         </Text>
       ))}
       {claim && !mine && (

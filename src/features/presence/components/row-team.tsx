@@ -1,3 +1,4 @@
+import { showBidiControls } from '@/lib/show-bidi';
 import type { TeamSubject } from '../api/schemas';
 import { useRowTeam } from '../hooks/use-team';
 import { claimOn, minutesLeft, othersViewing, shortName } from '../utils/team-policy';
@@ -11,14 +12,14 @@ export function RowTeam({ question }: { question: TeamSubject }) {
   return (
     <span data-testid="row-team">
       {viewers.length > 0 && (
-        <span title={viewers.map((v) => v.reviewer).join(', ')}>
+        <span title={showBidiControls(viewers.map((v) => v.reviewer).join(', '))}>
           {' '}
           {viewers.map((v) => shortName(v.reviewer)).join(', ')}{' '}
           {viewers.some((v) => v.typing) ? 'typing' : 'viewing'}
         </span>
       )}
       {claim && (
-        <span title={`Claimed by ${claim.reviewer}`}>
+        <span title={`Claimed by ${showBidiControls(claim.reviewer)}`}>
           {viewers.length > 0 ? ' · ' : ' '}
           {claim.reviewer === me ? 'claimed by you' : `claimed by ${shortName(claim.reviewer)}`} ·{' '}
           {minutesLeft(claim, now)} min left

@@ -6,6 +6,7 @@ import {
   minutesLeft,
   othersViewing,
   parseClaimedFilter,
+  shortName,
 } from './team-policy';
 
 const question = { id: 'q1', status: 'pending', source: { id: 'reflexio', kind: 'reflexio' } };
@@ -72,5 +73,10 @@ describe('team policy', () => {
     expect([keep('mine'), keep('mine', question, 'alice@x')]).toEqual([false, true]);
     expect([keep('unclaimed'), keep('unclaimed', other)]).toEqual([false, true]);
     expect(keep('')).toBe(true);
+  });
+
+  it('names who is looking or holds a question with direction overrides shown as marks', () => {
+    expect(shortName('alice@example.com')).toBe('alice');
+    expect(shortName('\u202eecila@example.com')).toBe('⟨RLO⟩ecila');
   });
 });

@@ -1,9 +1,10 @@
+import { showBidiControls } from '@/lib/show-bidi';
 import type { Claim, TeamState, TeamSubject, Viewer } from '../api/schemas';
 
 /** "alice" of "alice@example.com": short enough for a row. */
 export function shortName(reviewer: string): string {
   const at = reviewer.indexOf('@');
-  return at > 0 ? reviewer.slice(0, at) : reviewer;
+  return showBidiControls(at > 0 ? reviewer.slice(0, at) : reviewer);
 }
 
 const sameQuestion = (item: { sourceId: string; questionId: string }, q: TeamSubject) =>

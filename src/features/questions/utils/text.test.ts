@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cutText, displayText, showBidiControls, truncateText } from './text';
+import { showBidiControls } from '@/lib/show-bidi';
+import { cutText, displayText, truncateText } from './text';
 
 describe('agent-written text as it is shown', () => {
   it('never cuts inside an emoji, a flag or a letter with its accent', () => {

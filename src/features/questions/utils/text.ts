@@ -1,3 +1,5 @@
+import { showBidiControls } from '@/lib/show-bidi';
+
 const graphemes =
   typeof Intl !== 'undefined' && 'Segmenter' in Intl
     ? new Intl.Segmenter(undefined, { granularity: 'grapheme' })
@@ -28,30 +30,6 @@ export function cutText(text: string, max: number): string {
 export function truncateText(text: string, max: number): string {
   if (text.length <= max) return text;
   return `${cutText(text, max).trimEnd()}…`;
-}
-
-const BIDI_CONTROLS: Record<string, string> = {
-  '\u202a': 'LRE',
-  '\u202b': 'RLE',
-  '\u202c': 'PDF',
-  '\u202d': 'LRO',
-  '\u202e': 'RLO',
-  '\u2066': 'LRI',
-  '\u2067': 'RLI',
-  '\u2068': 'FSI',
-  '\u2069': 'PDI',
-};
-// Embeddings, overrides and isolates reorder the text around them; the marks (LRM, RLM, ALM),
-// common in right-to-left writing, only settle the direction of neutral characters and are kept.
-const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/g;
-
-/**
- * Agent-written text with its invisible direction controls shown as what they are: a right-to-left
- * override makes `fdp.exe` read as `exe.pdf`. Each becomes a visible mark such as `⟨RLO⟩`; what the
- * text says is left as it is, and the element that shows it isolates its direction (`dir="auto"`).
- */
-export function showBidiControls(text: string): string {
-  return text.replace(BIDI_CONTROL, (control) => `⟨${BIDI_CONTROLS[control] ?? 'U+?'}⟩`);
 }
 
 /** A bounded slice of agent-written text, as it can be shown: whole characters, controls visible. */

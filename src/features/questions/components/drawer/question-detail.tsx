@@ -17,6 +17,7 @@ import { JsonBlock } from '@/components/json-block';
 import { LoadBoundary } from '@/components/load-boundary';
 import { PartBoundary } from '@/components/part-boundary';
 import { useShell } from '@/config/shell-context';
+import { showBidiControls } from '@/lib/show-bidi';
 import { isActionOn } from '../../api/mutations';
 import type { Question } from '../../api/schemas';
 import { useClosedDraftSeen } from '../../hooks/use-closed-draft-seen';
@@ -30,7 +31,7 @@ import {
   statusMeta,
 } from '../../utils/question-policy';
 import { answerText, isAskHuman, isNotApplicable } from '../../utils/status';
-import { cutText, formatBytes, showBidiControls } from '../../utils/text';
+import { cutText, formatBytes } from '../../utils/text';
 import { Countdown } from '../shared/countdown';
 import { StatusBadge } from '../shared/status-badge';
 import { AnswerForm, type AnswerFormHandle } from './answer-form';
