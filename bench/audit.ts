@@ -10,10 +10,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { serve } from '@hono/node-server';
 import { createMockBackend } from '../mock/app';
-import { createAudit } from '../server/audit';
+import { insertAttempts } from '../server/audit/queries';
+import { createAudit } from '../server/audit/sql';
+import type { AuditAttempt } from '../server/audit/types';
 import { openTrail } from '../server/db/open';
-import { type AuditAttempt, insertAttempts } from '../server/db/queries';
-import { createPortalApp } from '../server/portal';
+import { createPortalApp } from '../server/http/portal';
 
 const ACTIONS = Number(process.env.BENCH_ACTIONS ?? 200);
 const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 100_000);

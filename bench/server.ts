@@ -16,8 +16,8 @@ import {
   contentSecurityPolicy,
   createPortalApp,
   type MountedSource,
-} from '../server/portal.ts';
-import { servedSystems } from '../server/systems.ts';
+} from '../server/http/portal.ts';
+import { servedSystems } from '../server/proxy/systems.ts';
 import { countingMock, type TrafficRecord } from './tabs.ts';
 
 export const FLOOR_PATH = '/__floor/';

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 import { createMockBackend } from '../mock/app.ts';
-import { createPortalApp } from '../server/portal.ts';
+import { createPortalApp } from '../server/http/portal.ts';
 import { initialAssetSizes } from './bundle-size.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -1,6 +1,6 @@
 // Inside the Service Worker there is no server in front of the mock: requests reach it the way
 // the worker builds them (demo/sw.ts), with no Host of the portal's, no Origin and no
-// Sec-Fetch-Site. The server's guards (server/guards.ts) belong to the server; the mock must
+// Sec-Fetch-Site. The server's guards (server/http/guards.ts) belong to the server; the mock must
 // neither carry a copy of them nor need anything of the server's to run in a browser.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -223,17 +223,24 @@ describe('what the worker bundles', () => {
     // The headers every mock answer gets, the trail's and the team's logic and what they use:
     // shared with the server, never copied (docs/mock.md).
     expect([...shared].sort()).toEqual([
-      'server/api-response.ts',
-      'server/audit-actions.ts',
-      'server/audit-answer.ts',
-      'server/audit-core.ts',
-      'server/audit-limits.ts',
-      'server/body-limit.ts',
-      'server/guards.ts',
-      'server/identity.ts',
-      'server/team-core.ts',
-      'server/team-link.ts',
-      'server/team-streams.ts',
+      'server/audit/actions.ts',
+      'server/audit/answer.ts',
+      'server/audit/core.ts',
+      'server/audit/csv.ts',
+      'server/audit/limits.ts',
+      'server/audit/memory-trail.ts',
+      'server/audit/query.ts',
+      'server/audit/types.ts',
+      'server/http/api-response.ts',
+      'server/http/body-limit.ts',
+      'server/http/guards.ts',
+      'server/identity/identity.ts',
+      'server/lib/message.ts',
+      'server/team/core.ts',
+      'server/team/link.ts',
+      'server/team/memory-claims.ts',
+      'server/team/streams.ts',
+      'server/team/types.ts',
     ]);
   });
 });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contentSecurityPolicy } from '../server/portal';
+import { contentSecurityPolicy } from '../server/http/portal';
 import { demoConfigJson } from './config';
 import { DEMO_CSP } from './csp';
 

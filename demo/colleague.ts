@@ -1,10 +1,10 @@
 // The demo's simulated colleague, Sam: now and then he opens a pending question of one of the
 // three systems (rows show "sam viewing"), types an answer for a while ("… is typing an
 // answer"), sometimes claims the question, then leaves. He acts through the portal's own team
-// routes (server/team-core.ts), as a second reviewer would; tests drive him one step at a time
+// routes (server/team/core.ts), as a second reviewer would; tests drive him one step at a time
 // (`POST portal-api/__demo/colleague`, demo/portal.ts), which stops his own comings and goings.
-import type { Reviewer } from '../server/identity';
-import type { Team } from '../server/team-core';
+import type { Reviewer } from '../server/identity/identity';
+import type { Team } from '../server/team/types';
 
 export const COLLEAGUE: Reviewer = { id: 'sam@example.com', name: 'Sam', from: 'browser' };
 

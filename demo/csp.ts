@@ -1,4 +1,4 @@
-/** The portal's Content-Security-Policy, as server/portal.ts sends it (demo/build.test.ts compares). */
+/** The portal's Content-Security-Policy, as server/http/portal.ts sends it (demo/build.test.ts compares). */
 export const DEMO_CSP = [
   "default-src 'self'",
   "script-src 'self'",

@@ -1,4 +1,4 @@
-// The portal server's cross-site rules (server/guards.ts), as the demo's Service Worker can apply
+// The portal server's cross-site rules (server/http/guards.ts), as the demo's Service Worker can apply
 // them. A worker sees no Origin or Sec-Fetch-Site header; what it sees is enough: a cross-site
 // page reaches the worker only by navigating to it (a form's POST into the demo's scope: its fetch
 // calls go to the static host, which the worker does not stand in front of for that page). The

@@ -1,15 +1,18 @@
 // The portal server's own routes (`portal-api/…`) as the static demo's Service Worker answers
-// them: who is signed in, the audit trail and its CSV (server/audit-core.ts), and presence and
-// claims (server/team-core.ts), with the trail and the claims kept in this browser, and a
+// them: who is signed in, the audit trail and its CSV (server/audit/core.ts), and presence and
+// claims (server/team/core.ts), with the trail and the claims kept in this browser, and a
 // simulated colleague (demo/colleague.ts). The visitor is named as `npm start` names a reviewer
 // without REVIEWER_HEADER: by the "You are …" field, whose cookie the worker reads.
-import { type Audit, createAuditCore, memoryTrail } from '../server/audit-core';
+import { type Audit, createAuditCore } from '../server/audit/core';
+import { memoryTrail } from '../server/audit/memory-trail';
 import {
   BROWSER_REVIEWER_COOKIE,
   BROWSER_REVIEWER_HEADER,
   SECURE_REVIEWER_COOKIE,
-} from '../server/identity';
-import { createTeamCore, memoryClaims, type Team } from '../server/team-core';
+} from '../server/identity/identity';
+import { createTeamCore } from '../server/team/core';
+import { memoryClaims } from '../server/team/memory-claims';
+import type { Team } from '../server/team/types';
 import type { DemoBackend } from './backends';
 import {
   type Colleague,

@@ -5,7 +5,7 @@
 // filled at install (so the demo works offline), and keeps each mock's state, the trail and the
 // claims in IndexedDB.
 
-import { API_RESPONSE_CSP, hardenApiResponse, hardenSignInPage } from '../server/api-response';
+import { API_RESPONSE_CSP, hardenApiResponse, hardenSignInPage } from '../server/http/api-response';
 import { type DemoBackend, demoBackends, route } from './backends';
 import { DEMO_CSP } from './csp';
 import { demoRefusal } from './guards';

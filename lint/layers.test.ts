@@ -94,6 +94,43 @@ const files: Record<string, Case[]> = {
     ["import { a } from '@/app/app';", 'ok'],
     ["import { a } from '../../server/start';", 'wrong'],
   ],
+  // The server: one folder per concern; storage and the request plumbing below them.
+  'server/db/planted.ts': [
+    ["import { a } from '../audit/queries';", 'wrong'],
+    ["import { a } from '../team/core';", 'wrong'],
+    ["import { a } from '../http/portal';", 'wrong'],
+    ["import { a } from '../watch/store';", 'wrong'],
+    ["import { a } from './engine';", 'ok'],
+    ["import { a } from '../lib/redact-url';", 'ok'],
+  ],
+  'server/http/planted.ts': [
+    ["import { a } from '../audit/core';", 'wrong'],
+    ["import { a } from '../team/types';", 'wrong'],
+    ["import { a } from '../settings/settings';", 'wrong'],
+    ["import { a } from '../watch/copy';", 'wrong'],
+    ["import { a } from './guards';", 'ok'],
+    ["import { a } from '../proxy/proxy';", 'ok'],
+    ["import { a } from '../lib/log';", 'ok'],
+  ],
+  'server/lib/planted.ts': [
+    ["import { a } from '../db/engine';", 'wrong'],
+    ["import { a } from './log';", 'ok'],
+  ],
+  'server/audit/planted.ts': [
+    ["import { a } from '../../src/lib/clock';", 'wrong'],
+    ["import { a } from '@/lib/clock';", 'wrong'],
+    ["import { a } from '../db/engine';", 'ok'],
+    ["import { a } from '../http/forward-hook';", 'ok'],
+  ],
+  'server/http/planted.test.ts': [
+    ["import { a } from '../audit/sql';", 'ok'],
+  ],
+};
+
+/** Two server files that import each other: the linter names the cycle. */
+const cycle: Record<string, string> = {
+  'server/team/cycle-a.ts': "import { b } from './cycle-b';\nexport const a = () => b;\n",
+  'server/team/cycle-b.ts': "import { a } from './cycle-a';\nexport const b = () => a;\n",
 };
 
 interface Diagnostic {
@@ -104,6 +141,7 @@ interface Diagnostic {
 
 let dir: string;
 let diagnostics: Diagnostic[];
+let cycles: Diagnostic[];
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'layers-'));
@@ -118,14 +156,20 @@ beforeAll(async () => {
     const body = cases.map(([source], i) => source.replace(/\ba\b/g, `a${i}`)).join('\n');
     await writeFile(join(dir, path), `${body}\n`);
   }
+  for (const [path, body] of Object.entries(cycle)) {
+    await mkdir(dirname(join(dir, path)), { recursive: true });
+    await writeFile(join(dir, path), body);
+  }
   const run = await promisify(execFile)(
     biome,
-    ['lint', '--vcs-enabled=false', '--reporter=json', '--max-diagnostics=none', 'src'],
+    ['lint', '--vcs-enabled=false', '--reporter=json', '--max-diagnostics=none', 'src', 'server'],
     { cwd: dir },
   ).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
-  diagnostics = (JSON.parse(run.stdout) as { diagnostics: Diagnostic[] }).diagnostics.filter(
+  const all = (JSON.parse(run.stdout) as { diagnostics: Diagnostic[] }).diagnostics;
+  diagnostics = all.filter(
     (d) => d.category === 'plugin' || d.category === 'lint/style/noRestrictedImports',
   );
+  cycles = all.filter((d) => d.category === 'lint/suspicious/noImportCycles');
 }, 60_000);
 
 afterAll(async () => {
@@ -142,6 +186,10 @@ describe('the layers are enforced by the linter', () => {
       expect(verdicts).toEqual(cases.map(([source, verdict]) => [source, verdict]));
     });
   }
+
+  it('refuses server files that import each other', () => {
+    expect(cycles.map((d) => d.location.path).sort()).toEqual(Object.keys(cycle).sort());
+  });
 
   it('says why, in words', () => {
     const messages = new Set(diagnostics.map((d) => d.message));

@@ -1,5 +1,5 @@
 // Dependency-free on purpose (no Node modules): the mock reads bodies with it, and so does the
-// portal's server (server/body-limit.ts), so both count a body the same way.
+// portal's server (server/http/body-limit.ts), so both count a body the same way.
 
 /** Content-Length as a byte count, or null when absent or not a plain number. */
 export function declaredLength(headers: Headers): number | null {

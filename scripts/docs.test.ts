@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { SETTING_NAMES } from '../server/settings';
+import { SETTING_NAMES } from '../server/settings/settings';
 import { runtimeConfigSchema } from '../src/config/runtime-config';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -119,11 +119,11 @@ function parameterValues(source: string, at: number, parameter: string, file: st
 }
 
 /**
- * The variables a file reads. server/settings.ts reads only the names it lists (its reader's
+ * The variables a file reads. server/settings/settings.ts reads only the names it lists (its reader's
  * parameter is typed by that list), so its list is taken as it is.
  */
 function fileReads(file: string): Set<string> {
-  if (file === path.join('server', 'settings.ts')) return new Set(SETTING_NAMES);
+  if (file === path.join('server', 'settings', 'settings.ts')) return new Set(SETTING_NAMES);
   return envReads(read(file), file);
 }
 

@@ -1,5 +1,5 @@
 // Writes `<file>.br` and `<file>.gz` next to every compressible file of a build, at the highest
-// settings (done once per build, not per request), for server/precompressed.ts to send.
+// settings (done once per build, not per request), for server/http/precompressed.ts to send.
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';

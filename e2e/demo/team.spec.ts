@@ -1,5 +1,5 @@
 // Who is on it, in the static demo: the Service Worker answers the team routes with the server's
-// own logic (server/team-core.ts), and Sam, a simulated colleague, comes and goes. Here he does
+// own logic (server/team/core.ts), and Sam, a simulated colleague, comes and goes. Here he does
 // only what the journey tells him (fixtures.ts keeps him from acting on his own).
 import { bilbyDemoIds } from '../../mock/bilby/seed';
 import { demoIds } from '../../mock/seed';

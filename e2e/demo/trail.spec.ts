@@ -1,5 +1,5 @@
 // Who did what, in the static demo: the Service Worker keeps the audit trail in the browser, as
-// the portal server keeps it in its database (server/audit-core.ts runs in both).
+// the portal server keeps it in its database (server/audit/core.ts runs in both).
 import { bilbyDemoIds } from '../../mock/bilby/seed';
 import { demoIds } from '../../mock/seed';
 import { vertesiaDemoIds } from '../../mock/vertesia/seed';

@@ -1,5 +1,5 @@
 // What nginx answers with deploy/nginx/*.conf, request by request (no browser).
-import { contentSecurityPolicy } from '../../server/portal';
+import { contentSecurityPolicy } from '../../server/http/portal';
 import { expect, PREFIX, STRIPPED_PREFIX, test } from './fixtures';
 import { FRAME_ANCESTORS } from './harness';
 

@@ -2,11 +2,11 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { auditConfigFromEnv } from '../audit-config';
+import { auditConfigFromEnv } from '../audit/config';
+import { insertAttempts, listEntries } from '../audit/queries';
 import { openPostgres } from './engine';
 import { migrations } from './migrations';
 import { databaseUrlProblem, openTrail, redactDatabaseUrl, TrailOpenError } from './open';
-import { insertAttempts, listEntries } from './queries';
 import { postgresAvailable, startTestPostgres, type TestPostgres } from './test-postgres';
 
 const attempt = (questionId: string, reviewer: string) => ({

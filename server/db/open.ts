@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { redactSecrets, redactUrl } from '../redact-url';
+import { redactSecrets, redactUrl } from '../lib/redact-url';
 import {
   DATABASE_FOLDER,
   DataDirError,

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { lazySchema } from '@/lib/lazy-schema';
 
-/** One entry of the portal server's audit trail (server/db/queries.ts AuditEntry). */
+/** One entry of the portal server's audit trail (server/audit/queries.ts AuditEntry). */
 export const activityEntrySchema = lazySchema(() =>
   z.looseObject({
     id: z.number(),

@@ -13,7 +13,7 @@ export function readBrowserReviewer(): string {
   }
 }
 
-// What the server refuses in a name (server/identity.ts): controls and direction controls.
+// What the server refuses in a name (server/identity/identity.ts): controls and direction controls.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is taken out
 const UNSHOWABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
 

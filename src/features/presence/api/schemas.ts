@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { lazySchema } from '@/lib/lazy-schema';
 
-/** One reviewer with a question open (server/team.ts Viewer). */
+/** One reviewer with a question open (server/team/sql.ts Viewer). */
 export const viewerSchema = lazySchema(() =>
   z.looseObject({
     sourceId: z.string(),
@@ -13,7 +13,7 @@ export const viewerSchema = lazySchema(() =>
 );
 export type Viewer = z.infer<ReturnType<typeof viewerSchema>>;
 
-/** Who holds a question, until when (server/db/queries.ts Claim). */
+/** Who holds a question, until when (server/team/queries.ts Claim). */
 export const claimSchema = lazySchema(() =>
   z.looseObject({
     sourceId: z.string(),

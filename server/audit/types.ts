@@ -1,0 +1,106 @@
+// The audit trail's words and shapes: the actions it knows, what is written before a forward and
+// its outcome after, what the read API returns, and where a trail is kept. Shared by the server,
+// its queries and the static demo's Service Worker (no Node built-ins).
+
+import type { AnswerMode, KeptAs } from './answer';
+
+/** The actions the trail knows, as the server names them. */
+export const auditActions = [
+  'answer',
+  'edit',
+  'not-applicable',
+  'cancel',
+  'resolve-json',
+  'claim',
+  'release',
+] as const;
+export type AuditAction = (typeof auditActions)[number];
+
+/** What the server records before it forwards an action. */
+export interface AuditAttempt {
+  requestId: string;
+  reviewer: string;
+  reviewerName: string | null;
+  /** Named in the browser (no REVIEWER_HEADER), not by an SSO proxy: anyone could type it. */
+  selfNamed?: boolean;
+  sourceId: string;
+  sourceKind: string;
+  questionId: string;
+  action: AuditAction;
+  /** The answer or result sent, as AUDIT_ANSWERS keeps it (bounded, its HMAC, or null). */
+  answer: string | null;
+  /** How it is kept; `none` for actions that send no answer. */
+  answerMode: KeptAs | AnswerMode;
+  /** Size and SHA-256 of the whole answer sent (kept in full only). */
+  answerBytes?: number | null;
+  answerSha256?: string | null;
+  /** Set by tests and the bench; the database's clock otherwise. */
+  at?: Date;
+}
+
+/** One entry as the read API returns it: the attempt with its outcome, if one was recorded. */
+export interface AuditEntry {
+  id: number;
+  at: string;
+  requestId: string;
+  reviewer: string;
+  reviewerName: string | null;
+  /** True for a name typed in the browser, false for the SSO proxy's; null where not recorded. */
+  selfNamed: boolean | null;
+  sourceId: string;
+  sourceKind: string;
+  questionId: string;
+  action: string;
+  answer: string | null;
+  answerMode: string;
+  /** Size in UTF-8 bytes and SHA-256 of the whole answer sent (null unless kept in full). */
+  answerBytes: number | null;
+  answerSha256: string | null;
+  /** The upstream's HTTP status; null when no outcome was recorded (see docs/audit.md). */
+  status: number | null;
+  detail: string | null;
+}
+
+export interface AuditFilter {
+  sourceId?: string;
+  /** The systems' question ids (one question, or each member of a look-alike group). */
+  questionIds?: string[];
+  reviewer?: string;
+  action?: string;
+  /** ISO times, inclusive from, exclusive to. */
+  from?: string;
+  to?: string;
+  /** Case-insensitive text in the reviewer, question id, name or the answer's first 500 characters. */
+  search?: string;
+}
+
+export interface AuditOutcome {
+  requestId: string;
+  status: number;
+  detail: string | null;
+}
+
+export interface AuditPage {
+  entries: AuditEntry[];
+  nextCursor: number | null;
+}
+
+/** Where a trail is kept: PostgreSQL (server/audit/sql.ts) or the browser (memoryTrail). */
+export interface TrailStore {
+  insertAttempts(attempts: AuditAttempt[]): Promise<void>;
+  /** The first outcome of a request counts; a second is ignored. */
+  insertOutcome(outcome: AuditOutcome): Promise<void>;
+  /** Newest first, `limit` at a time; `nextCursor` continues after the last one, null at the end. */
+  listEntries(
+    filter: AuditFilter,
+    page: { cursor: number | null; limit: number },
+  ): Promise<AuditPage>;
+}
+
+/** Text the trail's columns cannot hold (PostgreSQL's text has no NUL). */
+export const NUL = '\u0000';
+
+export const PAGE_LIMIT_DEFAULT = 50;
+export const PAGE_LIMIT_MAX = 200;
+/** How much of an answer the text search reads (migration 4's index holds no more). */
+export const SEARCHED_ANSWER_CHARS = 500;
