@@ -1,3 +1,4 @@
+import { WATCH_MIGRATION_SQL } from '../watch/store';
 import type { Db } from './engine';
 
 /**
@@ -78,6 +79,12 @@ export const migrations: { version: number; name: string; sql: string }[] = [
       );
       CREATE INDEX claims_reviewer ON claims (reviewer, expires_at);
     `,
+  },
+  {
+    // The watcher's copy of each system and what the server knows of every question it has seen.
+    version: 4,
+    name: 'watched systems',
+    sql: WATCH_MIGRATION_SQL,
   },
 ];
 
