@@ -90,3 +90,35 @@ export function advisoryLease(
     },
   };
 }
+
+/** A connection of its own to the PostgreSQL at `url`, for `advisoryLease`. */
+export async function postgresLeaseConnection(url: string): Promise<LeaseConnection> {
+  const { default: pg } = await import('pg');
+  // Keep-alive: a replica cut off from the database loses its session (and the lock) in seconds.
+  const client = new pg.Client({
+    connectionString: url,
+    connectionTimeoutMillis: 5000,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 5000,
+  });
+  const ended = new Set<() => void>();
+  let done = false;
+  const finish = () => {
+    if (done) return;
+    done = true;
+    for (const listener of ended) listener();
+  };
+  client.on('error', finish);
+  client.on('end', finish);
+  await client.connect();
+  return {
+    query: async (sql, params) => (await client.query(sql, params)).rows,
+    end: async () => {
+      await client.end().catch(() => {});
+      finish();
+    },
+    onEnd: (listener) => {
+      ended.add(listener);
+    },
+  };
+}
