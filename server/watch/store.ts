@@ -490,3 +490,44 @@ export async function questionsByIds(
   );
   return rows.map(toQuestion);
 }
+
+/**
+ * Per watched system: questions waiting, the age of the oldest (seconds since first seen) and those
+ * expiring within 10 minutes that nobody has claimed. A claim names a question as the inbox does
+ * (`<source>:<id>` for Vertesia and Bilby), a watched question as its system does.
+ */
+export async function waitingFigures(
+  db: Queryable,
+): Promise<
+  { sourceId: string; pending: number; oldestAgeSeconds: number; expiringUnclaimed: number }[]
+> {
+  const rows = await db.query<{
+    source_id: string;
+    pending: number | string;
+    oldest: number | string | null;
+    expiring: number | string;
+  }>(
+    `SELECT s.source_id,
+            count(w.question_id) AS pending,
+            extract(epoch FROM now() - min(w.first_seen)) AS oldest,
+            count(w.question_id) FILTER (
+              WHERE w.expires_at > now() AND w.expires_at <= now() + interval '10 minutes'
+                AND NOT EXISTS (
+                  SELECT 1 FROM claims c
+                   WHERE c.source_id = w.source_id AND c.expires_at > now()
+                     AND (c.question_id = w.question_id
+                          OR c.question_id = w.source_id || ':' || w.question_id))
+            ) AS expiring
+       FROM watch_sources s
+       LEFT JOIN watched_questions w
+         ON w.source_id = s.source_id AND w.closed_seen IS NULL
+      GROUP BY s.source_id
+      ORDER BY s.source_id`,
+  );
+  return rows.map((row) => ({
+    sourceId: row.source_id,
+    pending: Number(row.pending),
+    oldestAgeSeconds: row.oldest === null ? 0 : Math.max(0, Number(row.oldest)),
+    expiringUnclaimed: Number(row.expiring),
+  }));
+}
