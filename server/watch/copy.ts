@@ -39,6 +39,11 @@ export interface Copy {
 
 /** Marks an answer from the copy, with the version of the copy it reflects. */
 export const COPY_VERSION_HEADER = 'x-copy-version';
+/**
+ * A list from the copy also says its version in its body (the browser's adapters read bodies, and
+ * keep unknown fields): the stream's changes after it apply to it, earlier ones are in it.
+ */
+export const COPY_VERSION_FIELD = 'copyVersion';
 
 function join(ids: readonly string[], wire: ReadonlyMap<string, string>): string {
   const parts: string[] = [];
@@ -56,6 +61,10 @@ function statusOf(wire: string): string {
   } catch {
     return 'pending';
   }
+}
+
+function versionField(copy: Loaded): string {
+  return `"${COPY_VERSION_FIELD}":${copy.state.version}`;
 }
 
 export function createCopy(options: CopyOptions): Copy {
@@ -126,12 +135,15 @@ export function createCopy(options: CopyOptions): Copy {
       ids = order.filter((id) => copy.status.get(id) === status);
     else if (status === 'pending' && pendingOrder) ids = pendingOrder;
     else return null;
-    return respond(copy, `{"pending_tool_calls":[${join(ids.slice(0, limit), copy.wire)}]}`);
+    return respond(
+      copy,
+      `{"pending_tool_calls":[${join(ids.slice(0, limit), copy.wire)}],${versionField(copy)}}`,
+    );
   };
 
   const vertesia = (copy: Loaded, targetPath: string, params: URLSearchParams) => {
     if (targetPath !== VERTESIA_LIST || [...params.keys()].length > 0) return null;
-    return respond(copy, `{"asks":[${join(copy.state.order, copy.wire)}]}`);
+    return respond(copy, `{"asks":[${join(copy.state.order, copy.wire)}],${versionField(copy)}}`);
   };
 
   const bilby = (copy: Loaded, targetPath: string, params: URLSearchParams) => {
@@ -140,7 +152,7 @@ export function createCopy(options: CopyOptions): Copy {
     if (targetPath === BILBY_LIST) {
       return respond(
         copy,
-        `{"conversations":[${join(copy.state.order, copy.summary)}],"nextCursor":null}`,
+        `{"conversations":[${join(copy.state.order, copy.summary)}],"nextCursor":null,${versionField(copy)}}`,
       );
     }
     if (!targetPath.startsWith(`${BILBY_LIST}/`)) return null;
