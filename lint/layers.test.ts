@@ -122,9 +122,7 @@ const files: Record<string, Case[]> = {
     ["import { a } from '../db/engine';", 'ok'],
     ["import { a } from '../http/forward-hook';", 'ok'],
   ],
-  'server/http/planted.test.ts': [
-    ["import { a } from '../audit/sql';", 'ok'],
-  ],
+  'server/http/planted.test.ts': [["import { a } from '../audit/sql';", 'ok']],
 };
 
 /** Two server files that import each other: the linter names the cycle. */

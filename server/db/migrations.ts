@@ -111,6 +111,62 @@ export const migrations: { version: number; name: string; sql: string }[] = [
       ALTER TABLE audit_entries ADD COLUMN reviewer_self_named boolean;
     `,
   },
+  {
+    // The watcher's copy of each system (server/watch/store.ts) and what the server knows of every
+    // question it has seen: first seen, closed seen.
+    version: 6,
+    name: 'watched systems',
+    sql: `
+  CREATE TABLE watch_sources (
+    source_id text PRIMARY KEY,
+    kind text NOT NULL,
+    version bigint NOT NULL DEFAULT 0,
+    list_order text NOT NULL DEFAULT '[]',
+    pending_order text,
+    truncated boolean NOT NULL DEFAULT false,
+    read_at timestamptz,
+    clock_offset_ms integer NOT NULL DEFAULT 0,
+    error text,
+    error_at timestamptz
+  );
+  CREATE TABLE watch_units (
+    source_id text NOT NULL,
+    unit_id text NOT NULL,
+    wire text NOT NULL,
+    summary text,
+    changed_at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (source_id, unit_id)
+  );
+  CREATE TABLE watch_changes (
+    source_id text NOT NULL,
+    version bigint NOT NULL,
+    at timestamptz NOT NULL DEFAULT now(),
+    payload text NOT NULL,
+    PRIMARY KEY (source_id, version)
+  );
+  CREATE TABLE watched_questions (
+    source_id text NOT NULL,
+    question_id text NOT NULL,
+    kind text NOT NULL,
+    unit_id text NOT NULL,
+    asked text NOT NULL,
+    agent text,
+    user_id text,
+    tool text,
+    tags jsonb NOT NULL DEFAULT '[]',
+    expires_at timestamptz,
+    status text NOT NULL,
+    first_seen timestamptz NOT NULL DEFAULT now(),
+    closed_seen timestamptz,
+    PRIMARY KEY (source_id, question_id)
+  );
+  CREATE INDEX watched_questions_open ON watched_questions (source_id, expires_at)
+    WHERE closed_seen IS NULL;
+  CREATE INDEX watched_questions_unit ON watched_questions (source_id, unit_id);
+  CREATE INDEX watched_questions_first_seen ON watched_questions (first_seen);
+  CREATE INDEX watched_questions_closed_seen ON watched_questions (closed_seen);
+`,
+  },
 ];
 
 const LOCK_KEY = 27_000_027;

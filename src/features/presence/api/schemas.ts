@@ -44,6 +44,14 @@ export const teamStateSchema = lazySchema(() =>
         .check(z.maxLength(100)),
     ),
     serverTime: z.string(),
+    /** Where the server watches the systems: which, how often, and its copy's versions. */
+    watch: z.optional(
+      z.looseObject({
+        intervalSeconds: z.number(),
+        sources: z.array(z.string()).check(z.maxLength(100)),
+        versions: z.record(z.string(), z.number()),
+      }),
+    ),
   }),
 );
 export type TeamState = z.infer<ReturnType<typeof teamStateSchema>>;

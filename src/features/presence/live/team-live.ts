@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import { ACTED_EVENT, type ActedEventDetail } from '@/config/acted';
+import { LISTS_EVENT, setLiveLists } from '@/config/live-lists';
 import { lazySchema } from '@/lib/lazy-schema';
 import { teamKeys } from '../api/queries';
 import { teamRoot } from '../api/requests';
@@ -26,6 +27,7 @@ const channelMessage = lazySchema(() =>
     z.object({ type: z.literal('hello') }),
     z.object({ type: z.literal('state'), state: teamStateSchema(), connection: z.string() }),
     z.object({ type: z.literal('connection'), connection: z.string() }),
+    z.object({ type: z.literal('lists'), data: z.string() }),
   ]),
 );
 const connections = ['connecting', 'live', 'reconnecting', 'absent'] as const;
@@ -132,6 +134,15 @@ export function createTeamLive({
   const setConnection = (next: Connection) => {
     connection = next;
     queryClient.setQueryData(teamKeys.connection(), next);
+    // Only while the stream is up do the lists come from it (see config/live-lists.ts).
+    if (next !== 'live') setLiveLists(null);
+    else if (last?.watch) setLiveLists(last.watch);
+  };
+  // A change of the server's copy of the lists: this page's lists apply it (features/questions).
+  const tellLists = (data: string) => {
+    if (typeof document !== 'undefined') {
+      document.dispatchEvent(new CustomEvent(LISTS_EVENT, { detail: data }));
+    }
   };
   // What others did through the portal: told to this page's parts once each (not what was
   // already there when the page first heard the stream: the page loaded after it).
@@ -156,6 +167,7 @@ export function createTeamLive({
     last = state;
     queryClient.setQueryData(teamKeys.state(), state);
     tellActed(state);
+    if (connection === 'live') setLiveLists(state.watch ?? null);
   };
 
   const close = () => {
@@ -189,6 +201,12 @@ export function createTeamLive({
       apply(state.data);
       if (connection !== 'live') setConnection('live');
       post({ type: 'state', state: state.data, connection: 'live' });
+    });
+    source.addEventListener('questions', (event) => {
+      const text = (event as MessageEvent<unknown>).data;
+      if (typeof text !== 'string' || text.length > MAX_MESSAGE_CHARS) return;
+      tellLists(text);
+      post({ type: 'lists', data: text });
     });
     source.addEventListener('error', () => {
       if (stream !== source) return;
@@ -236,6 +254,10 @@ export function createTeamLive({
       return;
     }
     if (leader.isLeader()) return;
+    if (data.type === 'lists') {
+      tellLists(data.data);
+      return;
+    }
     if (data.type === 'state') apply(data.state);
     setConnection(asConnection(data.connection));
   };

@@ -105,6 +105,11 @@ export interface QuestionList {
   failures?: SourceFailure[];
   /** Sources whose list has not answered yet: the others' questions are here already. */
   loading?: SourceLoading[];
+  /**
+   * Per source id, the version of the portal server's copy this list shows (where the server
+   * watches that system): the live stream's changes after it apply to it (api/live-changes.ts).
+   */
+  versions?: Record<string, number>;
 }
 
 export interface SourceLoading {

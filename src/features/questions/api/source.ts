@@ -50,6 +50,12 @@ export interface DraftScope {
  * type: Reflexio (sources/reflexio/client.ts), Vertesia and Bilby (sources/system-sources.ts), and all of
  * them as one (sources/inbox-source.ts).
  */
+/** A record of the portal server's copy of a system, as its live stream sends it. */
+export interface LiveRecord {
+  id: string;
+  record: unknown;
+}
+
 export interface QuestionSource {
   /** Stable identity of the backend (kind + API root); scopes drafts and caches. */
   readonly key: string;
@@ -72,6 +78,13 @@ export interface QuestionSource {
     input: { validForSeconds?: number } & SentTogether,
   ): Promise<Question>;
   cancel(id: string): Promise<Question>;
+  /**
+   * The questions of records the live stream sent for source `sourceId` (a Reflexio call, a
+   * Vertesia ask, a Bilby conversation), as a list read would give them; [] for another source.
+   */
+  mapRecords?(sourceId: string, records: readonly LiveRecord[]): Promise<Question[]>;
+  /** The record question `id` belongs to in its source (a Bilby question: its conversation). */
+  unitOf?(id: string): { sourceId: string; unit: string } | null;
 }
 
 export function draftSlotOf(source: QuestionSource, id: string): DraftSlot {

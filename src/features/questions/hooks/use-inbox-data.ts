@@ -6,6 +6,7 @@ import { useQuestionQueries } from '../api/queries';
 import { type QuestionList, questionStatuses } from '../api/schemas';
 import type { StatusFilter } from '../utils/filters';
 import { readListsCut, rememberListsCut } from '../utils/lists-cut';
+import { useLiveChanges } from './use-live-changes';
 import { useLeading, usePollVersion, useSharedPoller } from './use-shared-poller';
 
 export interface StatusCount {
@@ -94,11 +95,15 @@ export function useInboxData(status: StatusFilter, viewShown: boolean) {
   const leading = useLeading(poller);
   usePollVersion(poller);
   const active = session === 'active';
+  // Where the portal server watches every system, its changes come on the live stream: no
+  // polling then (it starts again if the stream drops).
+  const live = useLiveChanges();
+  const polls = leading && !live;
   // A signed-out session sends nothing: no polling, no refetch on focus, until the reviewer signs in.
   const polling = {
-    refetchInterval: leading ? () => poller.nextDelay() : (false as const),
-    refetchOnWindowFocus: leading,
-    refetchIntervalInBackground: leading && poller.pollsWhileHidden(),
+    refetchInterval: polls ? () => poller.nextDelay() : (false as const),
+    refetchOnWindowFocus: polls,
+    refetchIntervalInBackground: polls && poller.pollsWhileHidden(),
   };
   // Read once: what this browser saw last time decides which list a first load asks for.
   const [expectCut] = useState(readListsCut);
@@ -160,8 +165,9 @@ export function useInboxData(status: StatusFilter, viewShown: boolean) {
   useEffect(() => {
     if (!expired) return;
     setExpiries((n) => n + 1);
-    if (leading && active) poller.refreshNow();
-  }, [expired, leading, active, poller]);
+    // Live, the server's next read brings the expiry.
+    if (polls && active) poller.refreshNow();
+  }, [expired, polls, active, poller]);
 
   const counts = useMemo(() => {
     const lists: Partial<Record<StatusFilter, QuestionList>> = {};

@@ -188,6 +188,7 @@ export function createInboxSource(members: readonly InboxMember[]): QuestionSour
             });
           }
           merged.truncated ||= list.truncated;
+          if (list.versions) merged.versions = { ...merged.versions, ...list.versions };
         });
         if (loading.length > 0) merged.loading = loading;
         return merged;
@@ -235,6 +236,21 @@ export function createInboxSource(members: readonly InboxMember[]): QuestionSour
       forgetShared();
       const { member, nativeId } = route(id);
       return outward(member, await member.source.cancel(nativeId));
+    },
+    async mapRecords(sourceId, records) {
+      const member = members.find((candidate) => candidate.origin.id === sourceId);
+      if (!member?.source.mapRecords) return [];
+      const questions = await member.source.mapRecords(sourceId, records);
+      return questions.map((question) => outward(member, question));
+    },
+    unitOf(id) {
+      const routed = routing.route(id);
+      if (!routed) return null;
+      const { member, nativeId } = routed;
+      // A Bilby question is one tool call of a conversation: the conversation is the record.
+      const at = nativeId.indexOf(':');
+      const unit = member.origin.kind === 'bilby' && at > 0 ? nativeId.slice(0, at) : nativeId;
+      return { sourceId: member.origin.id, unit };
     },
   };
 }

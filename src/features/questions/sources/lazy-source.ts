@@ -77,6 +77,8 @@ export function createLazySource(
   };
   return {
     ...identity,
+    mapRecords: async (sourceId, records) =>
+      (await (await source()).mapRecords?.(sourceId, records)) ?? [],
     list: async (params, signal) => (await source()).list(params, signal),
     get: async (id, signal) => (await source()).get(id, signal),
     resolve: async (id, input) => (await source()).resolve(id, input),

@@ -56,7 +56,12 @@ function toInboxList(origin: QuestionOrigin, list: SourceList, params: ListParam
   const questions = list.questions
     .filter((question) => params.status === undefined || question.status === params.status)
     .map((question) => toInboxQuestion(origin, question));
-  return { questions, unreadable: list.unreadable, truncated: list.truncated };
+  return {
+    questions,
+    unreadable: list.unreadable,
+    truncated: list.truncated,
+    ...(list.version === undefined ? {} : { versions: { [origin.id]: list.version } }),
+  };
 }
 
 function cannot(origin: QuestionOrigin, reason: string): never {
@@ -104,6 +109,13 @@ export function createVertesiaSource(
     key: `vertesia:${config.apiBaseUrl}`,
     label: origin.label,
     list: async (params, signal) => toInboxList(origin, await client.list(signal), params),
+    mapRecords: async (sourceId, records) =>
+      sourceId === origin.id
+        ? client
+            .mapRecords(records.map((item) => item.record))
+            .map((question) => toInboxQuestion(origin, question))
+        : [],
+    unitOf: (id) => ({ sourceId: origin.id, unit: id }),
     get: async (id, signal) => toInboxQuestion(origin, await client.get(id, signal)),
     async resolve(id, input) {
       const ask = await client.get(id);
@@ -216,6 +228,26 @@ export function createBilbySource(
         }
       }
       return kept.length > 0 ? { ...list, questions: [...list.questions, ...kept] } : list;
+    },
+    async mapRecords(sourceId, records) {
+      if (sourceId !== origin.id) return [];
+      const questions = client
+        .mapRecords(records.map((item) => item.record))
+        .map((question) => toInboxQuestion(origin, question));
+      // What this browser just answered in these conversations stays a moment, as in a list.
+      const at = now();
+      const conversations = new Set(records.map((item) => item.id));
+      const live = new Set(questions.map((question) => question.id));
+      for (const [id, entry] of sent) {
+        if (at - entry.at > BILBY_KEEP_SENT_MS || live.has(id)) continue;
+        if (conversations.has(parseBilbyNativeId(id).conversationId))
+          questions.push(entry.question);
+      }
+      return questions;
+    },
+    unitOf: (id) => {
+      const at = id.indexOf(':');
+      return at > 0 ? { sourceId: origin.id, unit: id.slice(0, at) } : null;
     },
     async get(id, signal) {
       try {

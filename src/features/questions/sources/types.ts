@@ -90,6 +90,8 @@ export interface SourceList {
   unreadable: UnreadableRecord[];
   /** Not everything could be read (Bilby: more pages than the portal follows). */
   truncated: boolean;
+  /** The version of the portal server's copy it was read from (see copy-version.ts). */
+  version?: number;
 }
 
 export const allowed: Capability = { allowed: true };

@@ -5,7 +5,33 @@ import '@mantine/core/styles/Table.layer.css';
 import '@mantine/core/styles/Kbd.layer.css';
 import '@mantine/core/styles/Switch.layer.css';
 import { Kbd, Modal, Switch, Table, Text } from '@mantine/core';
+import { useLiveLists } from '@/config/live-lists';
+import { useRuntimeConfig } from '@/config/runtime-config';
 import { useSingleKeyShortcuts } from '../../hooks/use-shortcuts';
+
+/**
+ * How the list stays fresh, in one sentence: pushed by the portal server, which reads each system
+ * itself, or read by this page every so often (no portal server, or a system whose key the
+ * browser holds).
+ */
+export function FreshnessNote() {
+  const live = useLiveLists();
+  const { sources, pollIntervalMs } = useRuntimeConfig();
+  const watched = live ? sources.filter((source) => live.sources.includes(source.id)) : [];
+  const text =
+    live && watched.length === sources.length
+      ? `Updates arrive live: the portal server reads each system every ${live.intervalSeconds} seconds and tells this page of every change.`
+      : `This page reads each system itself every ${Math.round(pollIntervalMs / 1000)} seconds or so (less often while nothing changes)${
+          live
+            ? '; the portal server watches only some of them'
+            : ': no portal server watches them for it'
+        }.`;
+  return (
+    <Text size="sm" c="dimmed" mb="md" data-testid="freshness-note">
+      {text}
+    </Text>
+  );
+}
 
 /** Every shortcut, in the order a reviewer meets them; `single` marks those one key types. */
 export const shortcuts: Array<{ keys: string[]; what: string; single: boolean }> = [
@@ -48,6 +74,7 @@ export function ShortcutsHelp({ opened, onClose }: { opened: boolean; onClose: (
         checked={enabled}
         onChange={(event) => setEnabled(event.currentTarget.checked)}
       />
+      <FreshnessNote />
       <Table>
         <Table.Tbody>
           {shortcuts.map(({ keys, what, single }) => (

@@ -1,6 +1,7 @@
 import { ApiError, isApiError, parseResponse } from '@/lib/api-client';
 import type { UnreadableRecord } from '../../api/schemas';
 import { isAddressableId } from '../addressable';
+import { copyVersion } from '../copy-version';
 import { type OnResponse, sendWire, type WireRequest } from '../http';
 import type { SourceList, SourceQuestion } from '../types';
 import {
@@ -121,9 +122,13 @@ export function createBilbyClient({ sourceId, config, fetchImpl, onResponse }: B
       const unreadable: UnreadableRecord[] = [];
       let cursor: string | null = null;
       let pages = 0;
+      let version: number | null = null;
       do {
         const request = listConversationsRequest(config, cursor);
-        const page = parseResponse(conversationPageSchema, await send(request, signal), request);
+        const body = await send(request, signal);
+        const page = parseResponse(conversationPageSchema, body, request);
+        // The portal server's copy answers in one page, saying its version.
+        if (pages === 0) version = copyVersion(body);
         for (const item of page.conversations) {
           const parsed = conversationSummarySchema.safeParse(item);
           if (!parsed.success) {
@@ -193,7 +198,16 @@ export function createBilbyClient({ sourceId, config, fetchImpl, onResponse }: B
         questions.push(...mapped.questions);
         unreadable.push(...mapped.unreadable);
       }
-      return { questions, unreadable, truncated: cursor !== null };
+      const list: SourceList = { questions, unreadable, truncated: cursor !== null };
+      return version === null || pages > 1 ? list : { ...list, version };
+    },
+
+    /** Conversations the portal server's live stream sent: their questions, as the list's. */
+    mapRecords(records: readonly unknown[]): SourceQuestion[] {
+      return records.flatMap((record) => {
+        const parsed = conversationDetailSchema.safeParse(record);
+        return parsed.success ? mapConversation(sourceId, parsed.data).questions : [];
+      });
     },
 
     /** The questions of one conversation (after a deep link or a refresh of one question). */

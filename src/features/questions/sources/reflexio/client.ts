@@ -6,6 +6,7 @@ import {
 } from '@/lib/api-client';
 import { type QuestionOrigin, REFLEXIO_ORIGIN } from '../../api/schemas';
 import type { QuestionSource } from '../../api/source';
+import { copyVersion } from '../copy-version';
 import { readReflexioError } from './errors';
 import {
   answerBodySchema,
@@ -50,8 +51,19 @@ export function createReflexioSource(
     async list({ status, limit }, signal) {
       const data = await client.request(BASE, { query: { status, limit }, signal });
       const parsed = parseResponse(pendingToolCallListSchema, data, { method: 'GET', url: BASE });
-      return parseQuestionList(parsed.pending_tool_calls ?? [], limit, origin);
+      const list = parseQuestionList(parsed.pending_tool_calls ?? [], limit, origin);
+      const version = copyVersion(parsed);
+      return version === null ? list : { ...list, versions: { [origin.id]: version } };
     },
+    async mapRecords(sourceId, records) {
+      if (sourceId !== origin.id) return [];
+      return parseQuestionList(
+        records.map((item) => item.record),
+        Number.POSITIVE_INFINITY,
+        origin,
+      ).questions;
+    },
+    unitOf: (id) => ({ sourceId: origin.id, unit: id }),
     get: (id, signal) => record(callPath(id), 'GET', undefined, signal),
     resolve: async (id, { result, validForSeconds }) =>
       record(

@@ -1,4 +1,5 @@
 import { ApiError, isApiError, parseResponse } from '@/lib/api-client';
+import { copyVersion } from '../copy-version';
 import { type OnResponse, sendWire } from '../http';
 import type { SourceList, SourceQuestion } from '../types';
 import { mapAskList, mapPendingAsk } from './map';
@@ -57,7 +58,13 @@ export function createVertesiaClient({
         }
         throw error;
       });
-      return mapAskList(sourceId, parseResponse(askListSchema, data, request).asks);
+      const list = mapAskList(sourceId, parseResponse(askListSchema, data, request).asks);
+      const version = copyVersion(data);
+      return version === null ? list : { ...list, version };
+    },
+    /** Asks the portal server's live stream sent, as the list maps them (unreadable ones left). */
+    mapRecords(records: readonly unknown[]): SourceQuestion[] {
+      return mapAskList(sourceId, records).questions;
     },
     get,
     /** Sends one answer per question as one `response`; then reads the ask back. */
