@@ -119,6 +119,8 @@ export const sourcesBudgets: Budget[] = budgetsFile.sourcesBudgets;
 export const triageBudgets: Budget[] = budgetsFile.triageBudgets;
 /** Presence and claims (bench/team.ts, issue 28): one browser, three tabs, one reviewer. */
 export const teamBudgets: Budget[] = budgetsFile.teamBudgets;
+/** The Insights page's answer time (bench/insights.ts, issue 39), per engine. */
+export const insightsBudgets: Budget[] = budgetsFile.insightsBudgets;
 
 export function budgetMax(id: string): number {
   const budget = budgets.find((entry) => entry.id === id);

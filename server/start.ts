@@ -10,6 +10,8 @@ import { createVertesiaMock } from '../mock/vertesia/app';
 import { createAudit, scheduleRetention } from './audit';
 import { openTrail, TrailOpenError } from './db/open';
 import { createPortalServer } from './http-server';
+import { createInsightsApi } from './insights/core';
+import { sqlInsights } from './insights/queries';
 import { type ConfigSource, createPortalApp, type MountedSource, type Upstream } from './portal';
 import { withRequestLog } from './request-log';
 import { readSettings } from './settings';
@@ -164,6 +166,11 @@ async function main() {
     onAccepted: team.answered,
   });
   const stopRetention = scheduleRetention(trail.db, auditConfig.retentionDays);
+  const insights = createInsightsApi({
+    store: sqlInsights(trail.db),
+    identity: auditConfig.identity,
+    perReviewer: settings.insights.perReviewer,
+  });
 
   const app = createPortalApp({
     basePath: dev ? '/' : basePath,
@@ -178,7 +185,9 @@ async function main() {
     configFile: path.join(root, 'public', 'config.json'),
     around: audit.around,
     portalApi: async (request, innerPath) =>
-      (await team.api(request, innerPath)) ?? audit.api(request, innerPath),
+      (await insights(request, innerPath)) ??
+      (await team.api(request, innerPath)) ??
+      audit.api(request, innerPath),
     allowedHosts: [
       `localhost:${port}`,
       `127.0.0.1:${port}`,

@@ -1,3 +1,4 @@
+import { INSIGHTS_MIGRATION_SQL } from '../insights/migration';
 import { WATCH_MIGRATION_SQL } from '../watch/store';
 import type { Db } from './engine';
 
@@ -85,6 +86,12 @@ export const migrations: { version: number; name: string; sql: string }[] = [
     version: 4,
     name: 'watched systems',
     sql: WATCH_MIGRATION_SQL,
+  },
+  {
+    // The Insights page's figures (server/insights/migration.ts says which index serves which).
+    version: 5,
+    name: 'insights',
+    sql: INSIGHTS_MIGRATION_SQL,
   },
 ];
 
