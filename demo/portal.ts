@@ -5,6 +5,8 @@
 // without REVIEWER_HEADER: by the "You are …" field, whose cookie the worker reads.
 import { type Audit, createAuditCore, memoryTrail } from '../server/audit-core';
 import { BROWSER_REVIEWER_COOKIE, BROWSER_REVIEWER_HEADER } from '../server/identity';
+import { createInsightsApi } from '../server/insights/core';
+import { memoryInsights } from '../server/insights/memory';
 import { createTeamCore, memoryClaims, type Team } from '../server/team-core';
 import type { DemoBackend } from './backends';
 import {
@@ -16,6 +18,7 @@ import {
   type Timers,
 } from './colleague';
 import { DEMO_SOURCES } from './config';
+import { simulatedHistory } from './insights-history';
 
 /** The cookie that keeps Sam to what he is told (the demo's e2e set it; see docs/mock.md). */
 export const COLLEAGUE_COOKIE = 'qi_demo_colleague';
@@ -141,6 +144,14 @@ export async function createDemoPortal(options: DemoPortalOptions): Promise<Demo
     log,
     onAccepted: team.answered,
   });
+  // The Insights page over a few days of made-up activity (demo/insights-history.ts).
+  const clock = options.now ?? Date.now;
+  const insights = createInsightsApi({
+    store: memoryInsights(() => simulatedHistory(clock()), clock),
+    identity,
+    perReviewer: true,
+    log,
+  });
   const colleague = createColleague({
     team,
     pending: () => pendingQuestions(options.backends),
@@ -188,7 +199,11 @@ export async function createDemoPortal(options: DemoPortalOptions): Promise<Demo
         return demoControl(request, innerPath.slice('/portal-api/__demo/'.length));
       }
       const asked = await named(request, options.cookie);
-      return (await team.api(asked, innerPath)) ?? audit.api(asked, innerPath);
+      return (
+        (await insights(asked, innerPath)) ??
+        (await team.api(asked, innerPath)) ??
+        audit.api(asked, innerPath)
+      );
     },
     async forward(backend, request, body) {
       // The trail's hook passes the request on without the visitor's name (and without its body,
