@@ -3,18 +3,7 @@
 // the portal server (portal-api/insights), computed in its database.
 import '@mantine/core/styles/Input.layer.css';
 import '@mantine/core/styles/Card.layer.css';
-import '@mantine/core/styles/SimpleGrid.layer.css';
-import {
-  Alert,
-  Button,
-  Group,
-  NativeSelect,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Button, Group, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { sourceLabel, useRuntimeConfig } from '@/config/runtime-config';
@@ -36,6 +25,7 @@ import {
   writeParams,
 } from '../utils/range';
 import { OutcomeChart, WaitChart } from './charts';
+import classes from './insights-page.module.css';
 import { Counts, MissedList, NowFigures, Section } from './sections';
 
 /** The minute now: the range moves with it (and the figures are read again). */
@@ -180,7 +170,7 @@ export function InsightsPage({
         <Section id="insights-missed" title="Last missed questions" csv={csv('missed')}>
           <MissedList missed={data.missed} sourceName={sourceName} />
         </Section>
-        <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+        <div className={classes.pair}>
           <Section id="insights-systems" title="Questions per system" csv={csv('systems')}>
             <Counts
               label="System"
@@ -220,7 +210,7 @@ export function InsightsPage({
               />
             </Section>
           )}
-        </SimpleGrid>
+        </div>
       </Stack>
     );
   } else if (figures.error) {

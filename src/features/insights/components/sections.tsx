@@ -3,23 +3,16 @@
 import '@mantine/core/styles/Overlay.layer.css';
 import '@mantine/core/styles/ModalBase.layer.css';
 import '@mantine/core/styles/Modal.layer.css';
+// The charts' legends draw their colours with it.
+import '@mantine/core/styles/ColorSwatch.layer.css';
 import { BarsList } from '@mantine/charts';
-import {
-  Anchor,
-  Card,
-  Group,
-  Modal,
-  SimpleGrid,
-  Stack,
-  Text,
-  Title,
-  UnstyledButton,
-} from '@mantine/core';
+import { Anchor, Card, Group, Modal, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { type ReactNode, useState } from 'react';
 import { LoadBoundary } from '@/components/load-boundary';
 import { type AuditSubject, useShell } from '@/config/shell-context';
 import { formatDuration, formatExact } from '@/lib/format-time';
 import type { Insights, MissedQuestion } from '../api/schemas';
+import classes from './insights-page.module.css';
 
 /** A figure's heading with its CSV beside it. */
 export function Section({
@@ -161,7 +154,7 @@ export function NowFigures({
   const expiring = now.bySystem.reduce((sum, s) => sum + s.expiringUnclaimed, 0);
   const oldest = now.oldest;
   return (
-    <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
+    <div className={classes.now}>
       <div>
         <Text size="xl" fw={700} data-testid="now-pending">
           {pending}
@@ -199,6 +192,6 @@ export function NowFigures({
         </Text>
         <Text size="sm">expire within 10 minutes, nobody’s claim on them</Text>
       </div>
-    </SimpleGrid>
+    </div>
   );
 }

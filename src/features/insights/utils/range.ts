@@ -67,7 +67,7 @@ function localDay(at: number): string {
 }
 
 /**
- * What the server is asked for `params` at `now`: 24 h back from the next minute; the last 7 or
+ * What the server is asked for `params` at `now`: the 24 whole hours to the end of this one; the last 7 or
  * 30 days from midnight (today included); a custom range from its first day's midnight to the
  * midnight after its last day. Null when a custom range is incomplete or backwards.
  */
@@ -79,8 +79,11 @@ export function queryFor(
   const next = Math.ceil(now / 60_000) * 60_000;
   let from: number;
   let to = next;
-  if (params.range === '24h') from = next - 86_400_000;
-  else if (params.range === 'custom') {
+  if (params.range === '24h') {
+    // Whole hours: the 24 of them up to the end of this one.
+    to = Math.ceil(now / 3_600_000) * 3_600_000;
+    from = to - 86_400_000;
+  } else if (params.range === 'custom') {
     if (!params.from || !params.to) return null;
     from = midnight(params.from);
     to = midnight(params.to, 1);
