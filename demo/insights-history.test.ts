@@ -4,10 +4,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, openEmbedded } from '../server/db/engine';
 import { migrate } from '../server/db/migrations';
-import { insertAttempts, insertOutcome } from '../server/db/queries';
 import { parseInsightsQuery } from '../server/insights/core';
 import { memoryInsights } from '../server/insights/memory';
 import { sqlInsights } from '../server/insights/queries';
+import { writeRecords } from '../server/insights/test-records';
 import { demoBackends } from './backends';
 import { HISTORY_DAYS, simulatedHistory } from './insights-history';
 import { createDemoPortal } from './portal';
@@ -65,45 +65,7 @@ describe('the demo’s simulated history', () => {
     beforeAll(async () => {
       db = await openEmbedded(null);
       await migrate(db);
-      for (const q of history.questions) {
-        await db.query(
-          `INSERT INTO watched_questions (source_id, question_id, kind, unit_id, asked, agent,
-             user_id, tags, expires_at, status, first_seen, closed_seen)
-           VALUES ($1, $2, $3, $2, $4, $5, $6, $7::jsonb, $8, $9, $10, $11)`,
-          [
-            q.sourceId,
-            q.questionId,
-            q.kind,
-            q.asked,
-            q.agent,
-            q.user,
-            JSON.stringify(q.tags),
-            q.expiresAt,
-            q.status,
-            q.firstSeen,
-            q.closedSeen,
-          ],
-        );
-      }
-      for (const [index, e] of history.entries.entries()) {
-        const requestId = `sim-${index}`;
-        await insertAttempts(db, [
-          {
-            requestId,
-            reviewer: e.reviewer,
-            reviewerName: null,
-            sourceId: e.sourceId,
-            sourceKind: e.sourceId,
-            questionId: e.questionId,
-            action: e.action as 'answer',
-            answer: null,
-            answerMode: 'none',
-            at: new Date(e.at),
-          },
-        ]);
-        if (e.status !== null)
-          await insertOutcome(db, { requestId, status: e.status, detail: null });
-      }
+      await writeRecords(db, history);
     }, 60_000);
     afterAll(() => db?.close());
 

@@ -1,6 +1,7 @@
 // The static demo's Insights page has no watcher and no year of trail behind it: it shows a few
 // days of made-up activity instead, the same every time for a given hour (a seeded generator),
 // computed by the server's own definitions over arrays (server/insights/memory.ts).
+import { mulberry32 } from '../mock/source-kit';
 import type { EntryRecord, MemoryRecords, QuestionRecord } from '../server/insights/memory';
 
 /** Days of history before now. */
@@ -23,18 +24,6 @@ const ASKS = [
   'Approve the contract change on clause 7?',
 ];
 
-/** A small seeded generator (mulberry32): the same history for the same seed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 /**
  * About 30 questions a day over HISTORY_DAYS up to `now`, across the three systems: most answered
  * after a wait of a few seconds to an hour (longer at night), some missed (expired with nobody
@@ -43,7 +32,7 @@ function random(seed: number): () => number {
  */
 export function simulatedHistory(now: number): MemoryRecords {
   const hour = Math.floor(now / HOUR);
-  const next = random(hour);
+  const next = mulberry32(hour);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
   const questions: QuestionRecord[] = [];
   const entries: EntryRecord[] = [];

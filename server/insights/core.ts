@@ -4,7 +4,7 @@
 // server/insights/memory.ts for the static demo). No Node built-ins: the demo's Service Worker
 // runs this file too.
 import { Hono } from 'hono';
-import { message } from '../audit-core';
+import { auditActions, message } from '../audit-core';
 import { type IdentityConfig, missingIdentity, readReviewer } from '../identity';
 
 /** Actions that answer the agent (a claim or a release does not). */
@@ -277,15 +277,7 @@ export const CSV_FIGURES = {
       ...(insights.byTag.others ? [['(others)', insights.byTag.others]] : []),
     ]),
   reviewers: (insights: Insights) => {
-    const actions = [
-      'answer',
-      'edit',
-      'not-applicable',
-      'cancel',
-      'resolve-json',
-      'claim',
-      'release',
-    ];
+    const actions = auditActions;
     return csv([
       ['reviewer', 'reviewer_name', 'total', ...actions],
       ...(insights.reviewers?.top ?? []).map((r) => [

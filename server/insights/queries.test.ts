@@ -3,7 +3,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, openEmbedded, openPostgres } from '../db/engine';
 import { migrate } from '../db/migrations';
-import { insertAttempts, insertOutcome } from '../db/queries';
 import { postgresAvailable, startTestPostgres, type TestPostgres } from '../db/test-postgres';
 import { type InsightsFilter, type InsightsStore, parseInsightsQuery } from './core';
 import {
@@ -14,6 +13,7 @@ import {
   type QuestionRecord,
 } from './memory';
 import { sqlInsights } from './queries';
+import { writeRecords } from './test-records';
 
 const NOW = Date.now();
 const soon = (minutes: number) => new Date(NOW + minutes * 60_000).toISOString();
@@ -149,51 +149,7 @@ async function fill(db: Db): Promise<void> {
   for (const table of ['watched_questions', 'audit_entries', 'audit_outcomes', 'claims']) {
     await db.query(`DELETE FROM ${table}`);
   }
-  for (const q of questions) {
-    await db.query(
-      `INSERT INTO watched_questions (source_id, question_id, kind, unit_id, asked, agent, user_id,
-         tags, expires_at, status, first_seen, closed_seen)
-       VALUES ($1, $2, $3, $2, $4, $5, $6, $7::jsonb, $8, $9, $10, $11)`,
-      [
-        q.sourceId,
-        q.questionId,
-        q.kind,
-        q.asked,
-        q.agent,
-        q.user,
-        JSON.stringify(q.tags),
-        q.expiresAt,
-        q.status,
-        q.firstSeen,
-        q.closedSeen,
-      ],
-    );
-  }
-  let n = 0;
-  for (const e of entries) {
-    const requestId = `req-${n++}`;
-    await insertAttempts(db, [
-      {
-        requestId,
-        reviewer: e.reviewer,
-        reviewerName: e.reviewerName,
-        sourceId: e.sourceId,
-        sourceKind: e.sourceId,
-        questionId: e.questionId,
-        action: e.action as 'answer',
-        answer: null,
-        answerMode: 'none',
-        at: new Date(e.at),
-      },
-    ]);
-    if (e.status !== null) await insertOutcome(db, { requestId, status: e.status, detail: null });
-  }
-  for (const c of claims) {
-    await db.query(
-      `INSERT INTO claims (source_id, question_id, reviewer, expires_at) VALUES ($1, $2, 'bob', $3)`,
-      [c.sourceId, c.questionId, c.expiresAt],
-    );
-  }
+  await writeRecords(db, { questions, entries, claims });
 }
 
 function filter(query: string): InsightsFilter {

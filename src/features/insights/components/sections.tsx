@@ -96,7 +96,13 @@ export function MissedList({
           </li>
         ))}
       </Stack>
-      <Modal opened={open !== null} onClose={() => setOpen(null)} title="Missed question" size="lg">
+      <Modal
+        opened={open !== null}
+        onClose={() => setOpen(null)}
+        title="Missed question"
+        size="lg"
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
         {open && (
           <Stack gap="sm">
             <Text style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>{open.asked}</Text>
