@@ -38,18 +38,23 @@ export function simulatedHistory(now: number): MemoryRecords {
   const entries: EntryRecord[] = [];
   const start = (hour - HISTORY_DAYS * 24) * HOUR;
   let n = 0;
-  for (let at = start; at < now; at += (0.2 + next() * 1.4) * HOUR) {
+  for (let at = start, step = 0; at < now; at += step) {
     n += 1;
-    const sourceId = pick(SOURCES);
+    step = (0.2 + next() * 1.4) * HOUR;
+    // The newest is still waiting, whatever the seed.
+    const newest = at + step >= now;
+    // One missed question at least, whatever the seed (the page's list is never empty here).
+    const alwaysMissed = n === 3;
+    const sourceId = alwaysMissed ? 'reflexio' : pick(SOURCES);
     const questionId = sourceId === 'bilby' ? `sim-conv-${n}:call-1` : `sim-${n}`;
     const night = new Date(at).getUTCHours() < 7;
     const wait = (night ? 600 + next() * 5400 : 20 + next() ** 3 * 3000) * 1000;
     const expiresAt = at + (sourceId === 'bilby' ? 0 : (0.5 + next()) * HOUR);
     const roll = next();
     const fate =
-      at + wait > now || at > now - HOUR / 3
+      at + wait > now || newest
         ? 'waiting'
-        : roll < 0.08
+        : roll < 0.08 || alwaysMissed
           ? 'missed'
           : roll < 0.13
             ? 'cancelled'
