@@ -119,6 +119,8 @@ export const sourcesBudgets: Budget[] = budgetsFile.sourcesBudgets;
 export const triageBudgets: Budget[] = budgetsFile.triageBudgets;
 /** Presence and claims (bench/team.ts, issue 28): one browser, three tabs, one reviewer. */
 export const teamBudgets: Budget[] = budgetsFile.teamBudgets;
+/** The Insights page's answer time (bench/insights.ts, issue 39), per engine. */
+export const insightsBudgets: Budget[] = budgetsFile.insightsBudgets;
 
 /** The flood (bench/flood.ts, issue 36): two replicas, one flooded, the other answering. */
 export const floodBudgets: Budget[] = budgetsFile.floodBudgets;

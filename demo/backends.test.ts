@@ -235,6 +235,8 @@ describe('what the worker bundles', () => {
       'server/http/body-limit.ts',
       'server/http/guards.ts',
       'server/identity/identity.ts',
+      'server/insights/core.ts',
+      'server/insights/memory.ts',
       'server/lib/message.ts',
       'server/team/core.ts',
       'server/team/link.ts',

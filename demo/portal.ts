@@ -10,6 +10,8 @@ import {
   BROWSER_REVIEWER_HEADER,
   SECURE_REVIEWER_COOKIE,
 } from '../server/identity/identity';
+import { createInsightsApi } from '../server/insights/core';
+import { memoryInsights } from '../server/insights/memory';
 import { createTeamCore } from '../server/team/core';
 import { memoryClaims } from '../server/team/memory-claims';
 import type { Team } from '../server/team/types';
@@ -23,6 +25,7 @@ import {
   type Timers,
 } from './colleague';
 import { DEMO_SOURCES } from './config';
+import { simulatedHistory } from './insights-history';
 
 /** The cookie that keeps Sam to what he is told (the demo's e2e set it; see docs/mock.md). */
 export const COLLEAGUE_COOKIE = 'qi_demo_colleague';
@@ -157,6 +160,14 @@ export async function createDemoPortal(options: DemoPortalOptions): Promise<Demo
     log,
     onAccepted: team.answered,
   });
+  // The Insights page over a few days of made-up activity (demo/insights-history.ts).
+  const clock = options.now ?? Date.now;
+  const insights = createInsightsApi({
+    store: memoryInsights(() => simulatedHistory(clock()), clock),
+    identity,
+    perReviewer: true,
+    log,
+  });
   const colleague = createColleague({
     team,
     pending: () => pendingQuestions(options.backends),
@@ -204,7 +215,11 @@ export async function createDemoPortal(options: DemoPortalOptions): Promise<Demo
         return demoControl(request, innerPath.slice('/portal-api/__demo/'.length));
       }
       const asked = await named(request, options.cookie);
-      return (await team.api(asked, innerPath)) ?? audit.api(asked, innerPath);
+      return (
+        (await insights(asked, innerPath)) ??
+        (await team.api(asked, innerPath)) ??
+        audit.api(asked, innerPath)
+      );
     },
     async forward(backend, request, body) {
       // The trail's hook passes the request on without the visitor's name (and without its body,

@@ -45,11 +45,13 @@
     sources.length > 0 &&
     sources.every(validSource) &&
     new Set(sources.map((source) => source.id)).size === sources.length;
+  const optionalNumber = (value, min, max) =>
+    value === undefined || (typeof value === 'number' && value >= min && value <= max);
   const valid = (settings) => {
     if (!isObject(settings)) return false;
     const { apiBaseUrl, sources, pollIntervalMs, notifyPollIntervalMs, auth, headers, embed } =
       settings;
-    const { claimMinutes, maxClaims } = settings;
+    const { claimMinutes, maxClaims, responseTargetMinutes, insightsPerReviewer } = settings;
     return (
       onlyKeys(settings, [
         'apiBaseUrl',
@@ -61,9 +63,12 @@
         'embed',
         'claimMinutes',
         'maxClaims',
+        'responseTargetMinutes',
+        'insightsPerReviewer',
       ]) &&
-      (claimMinutes === undefined ||
-        (typeof claimMinutes === 'number' && claimMinutes >= 0.05 && claimMinutes <= 1440)) &&
+      optionalNumber(responseTargetMinutes, 1, 10080) &&
+      (insightsPerReviewer === undefined || typeof insightsPerReviewer === 'boolean') &&
+      optionalNumber(claimMinutes, 0.05, 1440) &&
       (maxClaims === undefined ||
         (Number.isInteger(maxClaims) && maxClaims >= 1 && maxClaims <= 10000)) &&
       (apiBaseUrl === undefined || usableApiBase(apiBaseUrl)) &&

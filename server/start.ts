@@ -14,6 +14,8 @@ import { type ConfigSource, createPortalApp, type MountedSource } from './http/p
 import { withRequestLog } from './http/request-log';
 import { closeGracefullyOnSignals } from './http/shutdown';
 import { identityHeaders } from './identity/identity';
+import { createInsightsApi } from './insights/core';
+import { sqlInsights } from './insights/queries';
 import type { Upstream } from './proxy/proxy';
 import { configuredSystems, servedSystems } from './proxy/systems';
 import { readSettings } from './settings/settings';
@@ -163,6 +165,11 @@ async function main() {
     onAccepted: team.answered,
   });
   const stopRetention = scheduleRetention(trail.db, auditConfig.retentionDays);
+  const insights = createInsightsApi({
+    store: sqlInsights(trail.db),
+    identity: auditConfig.identity,
+    perReviewer: settings.insights.perReviewer,
+  });
 
   const app = createPortalApp({
     basePath: dev ? '/' : basePath,
@@ -177,7 +184,9 @@ async function main() {
     configFile: path.join(root, 'public', 'config.json'),
     around: audit.around,
     portalApi: async (request, innerPath) =>
-      (await team.api(request, innerPath)) ?? audit.api(request, innerPath),
+      (await insights(request, innerPath)) ??
+      (await team.api(request, innerPath)) ??
+      audit.api(request, innerPath),
     ready: () => teamReadiness(team),
     allowedHosts: [
       `localhost:${port}`,

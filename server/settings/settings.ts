@@ -46,6 +46,7 @@ export const SETTING_NAMES = [
   'PRESENCE_TTL_SECONDS',
   'MAX_EVENT_STREAMS',
   'MAX_PRESENCE_PER_SECOND',
+  'INSIGHTS_PER_REVIEWER',
 ] as const;
 
 type SettingName = (typeof SETTING_NAMES)[number];
@@ -68,6 +69,8 @@ export interface Settings {
   audit: AuditConfig;
   /** Presence and claims (server/team/sql.ts). */
   team: TeamConfig;
+  /** The Insights page (server/insights/): whether it shows actions per reviewer. */
+  insights: { perReviewer: boolean };
   mock: {
     apiKey: string | null;
     maxTenants: number;
@@ -340,6 +343,26 @@ export function readSettings(env: Env, served: unknown = null): SettingsResult {
     ),
   };
 
+  // Per-person figures: config.json's insightsPerReviewer for the whole team (the page hides them
+  // too), INSIGHTS_PER_REVIEWER over it; off, the server sends none.
+  const servedPerReviewer =
+    typeof served === 'object' && served !== null
+      ? (served as Record<string, unknown>).insightsPerReviewer
+      : undefined;
+  if (servedPerReviewer !== undefined && typeof servedPerReviewer !== 'boolean') {
+    read.problems.push(
+      `config.json's insightsPerReviewer must be true or false, not ${shown(typeof servedPerReviewer === 'string' ? servedPerReviewer : String(JSON.stringify(servedPerReviewer)))}.`,
+    );
+  }
+  const insights = {
+    perReviewer:
+      read.oneOf(
+        'INSIGHTS_PER_REVIEWER',
+        ['0', '1'] as const,
+        servedPerReviewer === false ? '0' : '1',
+      ) === '1',
+  };
+
   const audit = auditConfigFromEnv(env);
   if (!audit.ok) read.problems.push(audit.message);
 
@@ -360,6 +383,7 @@ export function readSettings(env: Env, served: unknown = null): SettingsResult {
       bilbyOrganizationId,
       audit: audit.config,
       team,
+      insights,
       mock,
     },
   };

@@ -2,7 +2,7 @@ import { useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
 import { IconMoon, IconSun } from '@tabler/icons-react';
 import { Link, Outlet, useMatch } from 'react-router';
 import { LoadBoundary, lazyPart } from '@/components/load-boundary';
-import { ACTIVITY_PATH, QUESTION_ROUTE, QUESTIONS_PATH } from '@/config/routes';
+import { ACTIVITY_PATH, INSIGHTS_PATH, QUESTION_ROUTE, QUESTIONS_PATH } from '@/config/routes';
 import { sourcesNeedingKeys, useRuntimeConfig } from '@/config/runtime-config';
 import { useShell } from '@/config/shell-context';
 import { useTokens } from '@/config/token-store';
@@ -106,6 +106,9 @@ export function AppLayout() {
             </LoadBoundary>
             <Link to={ACTIVITY_PATH} className={classes.nav}>
               Activity
+            </Link>
+            <Link to={INSIGHTS_PATH} className={classes.nav}>
+              Insights
             </Link>
             <NotificationsToggle />
             <ColorSchemeToggle />

@@ -33,3 +33,8 @@ export const HeaderTools = lazyPart(() =>
 export const ActivityPage = lazyPart(() =>
   import('@/features/activity/components/activity-page').then((m) => m.ActivityPage),
 );
+
+// The Insights page and its charts (@mantine/charts, Recharts): downloaded only when it is opened.
+export const InsightsPage = lazyPart(() =>
+  import('@/features/insights/components/insights-page').then((m) => m.InsightsPage),
+);

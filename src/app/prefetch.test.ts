@@ -261,6 +261,14 @@ describe('public/prefetch.js', () => {
     ['embed that is not true or false', { embed: 'yes' }],
     ['an unknown key', { apiBaseURL: 'api' }],
     [
+      'a response target and no per-person figures',
+      { responseTargetMinutes: 7.5, insightsPerReviewer: false },
+    ],
+    ['a response target under a minute', { responseTargetMinutes: 0.5 }],
+    ['a response target over a week', { responseTargetMinutes: 10_081 }],
+    ['a response target that is not a number', { responseTargetMinutes: '15' }],
+    ['insightsPerReviewer that is not true or false', { insightsPerReviewer: 'no' }],
+    [
       'three sources',
       {
         sources: [

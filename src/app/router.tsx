@@ -1,10 +1,10 @@
 import { Component, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useSearchParams } from 'react-router';
 import { LoadBoundary } from '@/components/load-boundary';
-import { ACTIVITY_PATH, INBOX_ROUTE, QUESTIONS_PATH } from '@/config/routes';
+import { ACTIVITY_PATH, INBOX_ROUTE, INSIGHTS_PATH, QUESTIONS_PATH } from '@/config/routes';
 import { QuestionsPage } from '@/features/questions/components/list/questions-page';
 import { AppLayout } from './app-layout';
-import { ActivityPage } from './audit-parts';
+import { ActivityPage, InsightsPage } from './audit-parts';
 import { NotFoundPage } from './not-found-page';
 import { RouteError } from './route-error';
 
@@ -27,11 +27,18 @@ class ScreenErrorBoundary extends Component<{ children: ReactNode }, { error: un
  * gzipped JavaScript to every first visit.
  */
 
-function ActivityRoute() {
+/** A page loaded when first opened, whose filters are its address's query (Activity, Insights). */
+function PageRoute({
+  what,
+  Page,
+}: {
+  what: string;
+  Page: typeof ActivityPage | typeof InsightsPage;
+}) {
   const [params, setParams] = useSearchParams();
   return (
-    <LoadBoundary what="The activity page" parts={[ActivityPage]}>
-      <ActivityPage params={params} setParams={setParams} />
+    <LoadBoundary what={what} parts={[Page]}>
+      <Page params={params} setParams={setParams} />
     </LoadBoundary>
   );
 }
@@ -43,7 +50,14 @@ export function AppRoutes() {
         <Route path="/" element={<AppLayout />}>
           <Route index element={<Navigate to={QUESTIONS_PATH} replace />} />
           <Route path={INBOX_ROUTE.slice(1)} element={<QuestionsPage />} />
-          <Route path={ACTIVITY_PATH.slice(1)} element={<ActivityRoute />} />
+          <Route
+            path={ACTIVITY_PATH.slice(1)}
+            element={<PageRoute what="The activity page" Page={ActivityPage} />}
+          />
+          <Route
+            path={INSIGHTS_PATH.slice(1)}
+            element={<PageRoute what="The insights page" Page={InsightsPage} />}
+          />
           <Route path="*" element={<NotFoundPage />} />
         </Route>
       </Routes>

@@ -15,3 +15,6 @@ export const INBOX_ROUTE = `${QUESTIONS_PATH}/:id?`;
 
 /** Who did what through the portal (the audit trail). */
 export const ACTIVITY_PATH = '/activity';
+
+/** How the team is doing: waits, missed questions, where the work comes from (docs/insights.md). */
+export const INSIGHTS_PATH = '/insights';

@@ -123,6 +123,10 @@ const fileSchema = z.strictObject({
   // override them there).
   claimMinutes: z._default(z.number().check(z.gte(0.05), z.lte(1440)), 15),
   maxClaims: z._default(z.int().check(z.gte(1), z.lte(10_000)), 50),
+  // Insights (docs/insights.md): the team's target for how long agents wait, drawn on the chart;
+  // whether the page shows actions per reviewer (the server reads it too: INSIGHTS_PER_REVIEWER).
+  responseTargetMinutes: z.optional(z.number().check(z.gte(1), z.lte(10_080))),
+  insightsPerReviewer: z._default(z.boolean(), true),
 });
 
 /**
