@@ -16,10 +16,15 @@ import { closeGracefullyOnSignals } from './http/shutdown';
 import { identityHeaders } from './identity/identity';
 import { createInsightsApi } from './insights/core';
 import { sqlInsights } from './insights/queries';
+import { createMetrics, type Metrics, outcomeOf } from './metrics/metrics';
+import { metricsRoute } from './metrics/route';
 import type { Upstream } from './proxy/proxy';
 import { configuredSystems, servedSystems } from './proxy/systems';
 import { readSettings } from './settings/settings';
 import { createTeam, teamBus, teamReadiness } from './team/sql';
+import type { Team } from './team/types';
+import { waitingFigures } from './watch/store';
+import { createWatching } from './watch/watching';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dev = process.argv.includes('--dev');
@@ -147,14 +152,48 @@ async function main() {
     );
     process.exit(1);
   });
+  // The watcher: one reader of each system for the whole team (server/watch/). Its changes go to
+  // every browser on the team's stream, which is made next (hence `send` looks the team up).
+  let streams: Team | null = null;
+  const metricsHooks: { upstream?: Metrics['upstream'] } = {};
+  const watching = createWatching({
+    db: trail.db,
+    databaseUrl: auditConfig.databaseUrl,
+    systems: [
+      {
+        id: 'reflexio',
+        kind: 'reflexio',
+        name: 'Reflexio',
+        mock: mock?.app,
+        upstream,
+        mockApiKey: settings.mock.apiKey,
+      },
+      ...others.mounted.map((source) => ({
+        id: source.prefix,
+        kind: source.prefix as 'vertesia' | 'bilby',
+        name: source.name,
+        mock: source.mock,
+        upstream: source.upstream,
+        mockApiKey: settings.mock.apiKey,
+        apiVersion: others.config.find((entry) => entry.id === source.prefix)?.apiVersion,
+        organizationId: others.config.find((entry) => entry.id === source.prefix)?.organizationId,
+      })),
+    ],
+    intervalMs: settings.watch.intervalMs,
+    send: (data) => streams?.change(data),
+    onRequest: (system, status, seconds) =>
+      metricsHooks.upstream?.(system, 'GET', outcomeOf(status), seconds),
+  });
   const team = await createTeam({
     db: trail.db,
+    watch: () => watching.state(),
     // Read once: a change to config.json's sources takes a restart to reach claims and presence.
     systems: configuredSystems(served, others.config),
     identity: auditConfig.identity,
     config: settings.team,
     bus: teamBus(trail.db),
   });
+  streams = team;
   const audit = createAudit({
     db: trail.db,
     identity: auditConfig.identity,
@@ -162,7 +201,10 @@ async function main() {
     hashKey: auditConfig.hashKey,
     answerMaxBytes: auditConfig.answerMaxBytes,
     writesPerMinute: auditConfig.writesPerMinute,
-    onAccepted: team.answered,
+    onAccepted: async (sourceId, questionIds, reviewer) => {
+      await watching.afterWrite(sourceId, questionIds);
+      await team.answered(sourceId, questionIds, reviewer);
+    },
   });
   const stopRetention = scheduleRetention(trail.db, auditConfig.retentionDays);
   const insights = createInsightsApi({
@@ -170,6 +212,28 @@ async function main() {
     identity: auditConfig.identity,
     perReviewer: settings.insights.perReviewer,
   });
+
+  const metrics = createMetrics({
+    waiting: () => waitingFigures(trail.db),
+    watch: () => ({
+      watching: watching.watching(),
+      systems: watching.systems().map((system) => ({
+        sourceId: system.sourceId,
+        lagSeconds: system.readAt === null ? null : (Date.now() - system.readAt) / 1000,
+        errors: system.errors,
+        requests: system.requests,
+      })),
+    }),
+    openStreams: () => team.streams(),
+  });
+  metricsHooks.upstream = metrics.upstream;
+  const allowedHosts = [
+    `localhost:${port}`,
+    `127.0.0.1:${port}`,
+    `[::1]:${port}`,
+    `${host}:${port}`,
+    ...settings.allowedHosts,
+  ];
 
   const app = createPortalApp({
     basePath: dev ? '/' : basePath,
@@ -188,13 +252,16 @@ async function main() {
       (await team.api(request, innerPath)) ??
       audit.api(request, innerPath),
     ready: () => teamReadiness(team),
-    allowedHosts: [
-      `localhost:${port}`,
-      `127.0.0.1:${port}`,
-      `[::1]:${port}`,
-      `${host}:${port}`,
-      ...settings.allowedHosts,
-    ],
+    fromCopy: (read) => watching.fromCopy(read),
+    onUpstream: (sourceId, method, status, seconds) =>
+      metrics.upstream(sourceId, method, outcomeOf(status), seconds),
+    metrics: metricsRoute({
+      metrics,
+      token: settings.metricsToken,
+      identity: auditConfig.identity,
+      allowedHosts,
+    }),
+    allowedHosts,
   });
   const honoListener = getRequestListener(app.fetch);
 
@@ -228,13 +295,18 @@ async function main() {
     }
     process.exit(1);
   });
+  await watching.start();
   server.listen(port, host, () => {
     const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
     const url = `http://${shownHost}:${port}${dev ? '/' : basePath}`;
+    // Where the browser reaches each system: under the base path, as the portal's own pages do.
+    const under = (at: string) => `${(dev ? '/' : basePath).replace(/\/$/, '')}${at}`;
+    const mockWith =
+      settings.mock.seed === 'demo' ? 'demo data' : 'no questions yet (MOCK_SEED=empty)';
     const backendLine = (name: string, system: string, at: string, target: Upstream | undefined) =>
       target
-        ? `${name}: proxying ${at} to ${target.url}${target.apiKey ? ` (with ${system}_API_KEY)` : ''}`
-        : `${name}: mock with demo data at ${at}`;
+        ? `${name}: proxying ${under(at)} to ${target.url}${target.apiKey ? ` (with ${system}_API_KEY)` : ''}`
+        : `${name}: mock with ${mockWith} at ${under(at)}`;
     console.log(`\n  Questions Inbox ${dev ? '(dev, hot reload) ' : ''}is running at ${url}`);
     console.log(`  ${backendLine('Reflexio', 'REFLEXIO', '/api', upstream)}`);
     console.log(
@@ -251,6 +323,12 @@ async function main() {
         `  ${backendLine(source.name, system, `/${source.prefix}/api`, source.upstream)}`,
       );
     }
+    const watched = watching.sources;
+    console.log(
+      watched.length > 0
+        ? `  Watching ${watched.join(', ')} every ${settings.watch.intervalMs / 1000} s: open inboxes get each change live`
+        : '  Watching nothing: each browser reads the systems itself (the server holds no key)',
+    );
     console.log('');
   });
 
@@ -259,6 +337,7 @@ async function main() {
       mock?.close();
       others.close();
       stopRetention();
+      void watching.close();
       void team.close();
     },
     // After the answers in flight have recorded their outcomes, never before.

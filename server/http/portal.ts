@@ -62,6 +62,20 @@ export interface PortalOptions {
   configFile?: string;
   /** Every forward to a system passes through this (the audit trail, server/audit/sql.ts). */
   around?: ForwardHook;
+  /**
+   * A read (GET) of a system the server may answer from its own copy of the lists (the watcher's,
+   * server/watch/copy.ts); null sends it to the system as before.
+   */
+  fromCopy?: (read: {
+    sourceId: string;
+    targetPath: string;
+    search: string;
+    request: Request;
+  }) => Promise<Response | null>;
+  /** `GET /metrics` (server/metrics/route.ts): Prometheus' text format, guarded by itself. */
+  metrics?: (request: Request) => Promise<Response>;
+  /** Told of each request that reached a system (the metrics): its status (0: none) and time. */
+  onUpstream?: (sourceId: string, method: string, status: number, seconds: number) => void;
   /** Answers `/portal-api/…`, the portal server's own API (the audit trail's read side). */
   portalApi?: (request: Request, innerPath: string) => Promise<Response>;
   /** What `GET /readyz` reports (server/http/health.ts); without it, ready as soon as it answers. */
@@ -188,6 +202,41 @@ export function createPortalApp(options: PortalOptions): Hono {
     body: Uint8Array<ArrayBuffer> | null,
   ) => {
     const read = { body };
+    if (options.fromCopy && !isWrite(request.method) && target.targetPath.startsWith('/api/')) {
+      const copied = await options.fromCopy({
+        sourceId: target.source.id,
+        targetPath: target.targetPath,
+        search: new URL(request.url).search.slice(1),
+        request,
+      });
+      if (copied) return hardenApiResponse(copied);
+    }
+    const started = performance.now();
+    const told = (status: number) =>
+      options.onUpstream?.(
+        target.source.id,
+        request.method,
+        status,
+        (performance.now() - started) / 1000,
+      );
+    try {
+      const answer = await reach(c, innerPath, target, request, read.body);
+      if (target.targetPath.startsWith('/api/')) told(answer.status);
+      return answer;
+    } catch (error) {
+      if (target.targetPath.startsWith('/api/')) told(0);
+      throw error;
+    }
+  };
+
+  const reach = async (
+    c: Context,
+    innerPath: string,
+    target: Target,
+    request: Request,
+    body: Uint8Array<ArrayBuffer> | null,
+  ) => {
+    const read = { body };
     const incoming = (
       c.env as
         | { incoming?: { socket?: { remoteAddress?: string; encrypted?: boolean } } }
@@ -242,6 +291,14 @@ export function createPortalApp(options: PortalOptions): Hono {
 
   app.use('*', compress());
   mountHealth(app, basePath, options.ready);
+  if (options.metrics) {
+    const metrics = options.metrics;
+    // Like the probes: at the root (Prometheus scrapes the pod) and under the base path (through
+    // the SSO proxy). Who may read it is the handler's to say (METRICS_TOKEN, or the identity).
+    for (const prefix of basePath === '/' ? ['/'] : ['/', basePath]) {
+      app.get(`${prefix}metrics`, (c) => metrics(c.req.raw));
+    }
+  }
 
   app.use('*', async (c, next) => {
     await next();

@@ -47,6 +47,8 @@ export const SETTING_NAMES = [
   'MAX_EVENT_STREAMS',
   'MAX_PRESENCE_PER_SECOND',
   'INSIGHTS_PER_REVIEWER',
+  'WATCH_INTERVAL_SECONDS',
+  'METRICS_TOKEN',
 ] as const;
 
 type SettingName = (typeof SETTING_NAMES)[number];
@@ -78,6 +80,10 @@ export interface Settings {
     simulatorIntervalMs: number;
     latencyMs: number;
   };
+  /** The watcher (server/watch/): how often it reads each system. */
+  watch: { intervalMs: number };
+  /** METRICS_TOKEN: `/metrics` asks for it as a bearer token; without it, the identity rules. */
+  metricsToken: string | null;
 }
 
 export type SettingsResult = { ok: true; settings: Settings } | { ok: false; problems: string[] };
@@ -363,6 +369,15 @@ export function readSettings(env: Env, served: unknown = null): SettingsResult {
       ) === '1',
   };
 
+  // The watcher's reads of each system (server/watch/), and who may scrape /metrics.
+  const watch = {
+    intervalMs: read.integer('WATCH_INTERVAL_SECONDS', 10, 1, 3600, ' seconds') * 1000,
+  };
+  const metricsToken = read.secret('METRICS_TOKEN') ?? null;
+  if (metricsToken !== null && metricsToken.length < 16) {
+    read.problems.push('METRICS_TOKEN must be at least 16 characters (its value is not shown).');
+  }
+
   const audit = auditConfigFromEnv(env);
   if (!audit.ok) read.problems.push(audit.message);
 
@@ -384,6 +399,8 @@ export function readSettings(env: Env, served: unknown = null): SettingsResult {
       audit: audit.config,
       team,
       insights,
+      watch,
+      metricsToken,
       mock,
     },
   };

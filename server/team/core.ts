@@ -172,11 +172,13 @@ export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
           typing,
         });
     }
+    const watch = options.watch?.() ?? null;
     return {
       viewers: [...byKey.values()],
       claims: claims.filter((claim) => Date.parse(claim.expiresAt) > at),
       acted: recentActed(at),
       serverTime: new Date(at).toISOString(),
+      ...(watch ? { watch } : {}),
     };
   };
 
@@ -544,6 +546,12 @@ export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
         );
       }
     },
+    change(data) {
+      // A stream opened from now on starts with the versions this change brings.
+      first = null;
+      hub.send(`event: questions\ndata: ${data}\n\n`, 'change');
+    },
+    streams: () => hub.size(),
     claimsChanged,
     link: () => link.state(),
     async close() {

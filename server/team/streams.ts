@@ -5,6 +5,10 @@
 // takes nothing for STALL_MS, or falls behind by more than BEHIND_MAX_BYTES of states, is closed
 // (a browser's EventSource opens a fresh stream and gets the whole state). Streams are capped per
 // reviewer and in all. No Node built-ins: the static demo's Service Worker runs this too.
+//
+// Two kinds of frame: a state (the team's snapshot: the latest replaces one waiting) and a change
+// (the watcher's copy of the lists: each one counts, so those waiting are kept in order, up to
+// CHANGES_WAITING_MAX_BYTES; past it they go, and the reader is told to read the lists again).
 
 /** Streams one reviewer may hold (each browser holds one however many tabs it has open). */
 export const STREAMS_PER_REVIEWER = 20;
@@ -13,6 +17,13 @@ export const STALL_MS = 30_000;
 /** A stream whose reader has skipped this many bytes of states without reading is closed. */
 export const BEHIND_MAX_BYTES = 4 * 1024 * 1024;
 const HEARTBEAT_MS = 15_000;
+/** Changes kept for a reader that is behind; past this it reads the lists again instead. */
+export const CHANGES_WAITING_MAX_BYTES = 1024 * 1024;
+/** Sent in place of the changes a slow reader missed: every list is read again. */
+export const RELOAD_ALL_FRAME =
+  'event: questions\ndata: {"source":"*","version":0,"reload":true}\n\n';
+
+export type FrameKind = 'state' | 'change';
 
 export type Refusal = { status: 429 | 503; detail: string };
 
@@ -22,8 +33,8 @@ export interface StreamHub {
    * opened together is encoded once), or why there is none.
    */
   open(reviewer: string, first: string, signal: AbortSignal): Response;
-  /** Sends `frame` (an SSE frame) to every stream. */
-  send(frame: string): void;
+  /** Sends `frame` (an SSE frame) to every stream: a `state` (default) or a `change`. */
+  send(frame: string, kind?: FrameKind): void;
   /** Streams open now. */
   size(): number;
   /** Ends every stream (shutdown). */
@@ -33,8 +44,13 @@ export interface StreamHub {
 interface Stream {
   reviewer: string;
   controller: ReadableStreamDefaultController<Uint8Array>;
-  /** The latest frame, when a newer one came while the reader had not taken the last. */
+  /** The latest state, when a newer one came while the reader had not taken the last. */
   waiting: Uint8Array | null;
+  /** Changes that came while the reader had not taken the last frame, in order. */
+  changes: Uint8Array[];
+  changeBytes: number;
+  /** Changes dropped past CHANGES_WAITING_MAX_BYTES: the reader is told to read the lists again. */
+  changesDropped: boolean;
   /** Since when its queue has held something the reader did not take (null: it keeps up). */
   stuckSince: number | null;
   /** Bytes of frames that went by while one was waiting. */
@@ -87,21 +103,52 @@ export function createStreamHub(options: {
     closedStalled += 1;
   };
 
+  const reloadAll = encoder.encode(RELOAD_ALL_FRAME);
   const caughtUp = (stream: Stream) => {
     stream.waiting = null;
+    stream.changes = [];
+    stream.changeBytes = 0;
+    stream.changesDropped = false;
     stream.stuckSince = null;
     stream.behindBytes = 0;
   };
+  /** What waits for the reader, as one chunk: the latest state, then the changes in order. */
+  const waitingChunk = (stream: Stream): Uint8Array | null => {
+    const parts = [
+      ...(stream.waiting ? [stream.waiting] : []),
+      ...(stream.changesDropped ? [reloadAll] : stream.changes),
+    ];
+    if (parts.length === 0) return null;
+    if (parts.length === 1) return parts[0] as Uint8Array;
+    const out = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
+    let at = 0;
+    for (const part of parts) {
+      out.set(part, at);
+      at += part.byteLength;
+    }
+    return out;
+  };
 
-  /** Hands `frame` over now if the reader took all it was given, or makes it the one waiting. */
-  const deliver = (stream: Stream, frame: Uint8Array, at: number) => {
+  /** Hands `frame` over now if the reader took all it was given, or keeps it waiting. */
+  const deliver = (stream: Stream, frame: Uint8Array, kind: FrameKind, at: number) => {
     if (queued(stream) === 0) {
       stream.controller.enqueue(frame);
       caughtUp(stream);
       return;
     }
-    if (stream.waiting) stream.behindBytes += stream.waiting.byteLength;
-    stream.waiting = frame;
+    if (kind === 'state') {
+      if (stream.waiting) stream.behindBytes += stream.waiting.byteLength;
+      stream.waiting = frame;
+    } else if (!stream.changesDropped) {
+      stream.changes.push(frame);
+      stream.changeBytes += frame.byteLength;
+      if (stream.changeBytes > CHANGES_WAITING_MAX_BYTES) {
+        stream.behindBytes += stream.changeBytes;
+        stream.changes = [];
+        stream.changeBytes = 0;
+        stream.changesDropped = true;
+      }
+    } else stream.behindBytes += frame.byteLength;
     stream.stuckSince ??= at;
     closeIfStalled(stream, at);
   };
@@ -110,7 +157,7 @@ export function createStreamHub(options: {
     const at = now();
     for (const stream of [...streams]) {
       if (queued(stream) === 0) {
-        stream.controller.enqueue(stream.waiting ?? keepAlive);
+        stream.controller.enqueue(waitingChunk(stream) ?? keepAlive);
         caughtUp(stream);
       } else {
         stream.stuckSince ??= at;
@@ -154,6 +201,9 @@ export function createStreamHub(options: {
               reviewer,
               controller,
               waiting: null,
+              changes: [],
+              changeBytes: 0,
+              changesDropped: false,
               stuckSince: null,
               behindBytes: 0,
               end() {
@@ -173,9 +223,10 @@ export function createStreamHub(options: {
             signal.addEventListener('abort', () => made.end());
           },
           pull(controller) {
-            // The reader took everything queued: the latest state, if one waited, goes now.
-            if (!stream?.waiting) return;
-            controller.enqueue(stream.waiting);
+            // The reader took everything queued: what waited (the latest state, changes) goes now.
+            const chunk = stream ? waitingChunk(stream) : null;
+            if (!stream || !chunk) return;
+            controller.enqueue(chunk);
             caughtUp(stream);
           },
           cancel: stop,
@@ -191,10 +242,10 @@ export function createStreamHub(options: {
         },
       });
     },
-    send(frame) {
+    send(frame, kind = 'state') {
       const bytes = encoder.encode(frame);
       const at = now();
-      for (const stream of [...streams]) deliver(stream, bytes, at);
+      for (const stream of [...streams]) deliver(stream, bytes, kind, at);
     },
     size: () => streams.size,
     close() {

@@ -81,6 +81,21 @@ export interface TeamCoreOptions {
   log?: (line: string) => void;
   /** Tests: the clock presence is kept by. */
   now?: () => number;
+  /**
+   * Where the server watches the systems (server/watch/): what every snapshot says of it, so a
+   * browser knows its lists come from the server's copy and which version it is at.
+   */
+  watch?: () => WatchState | null;
+}
+
+/** What a snapshot says of the server's watching (absent where no server watches: the demo). */
+export interface WatchState {
+  /** WATCH_INTERVAL_SECONDS. */
+  intervalSeconds: number;
+  /** The sources the server watches. */
+  sources: string[];
+  /** The copy's version of each, as this replica's streams last told it. */
+  versions: Record<string, number>;
 }
 
 /** One reviewer on one question, as every browser sees it. */
@@ -110,6 +125,7 @@ export interface TeamSnapshot {
   acted: Acted[];
   /** The server's clock, so a browser with a skewed one still counts claims down right. */
   serverTime: string;
+  watch?: WatchState;
 }
 
 export interface Team {
@@ -127,6 +143,10 @@ export interface Team {
   claimsChanged(): Promise<void>;
   /** Whether presence and claims reach the other replicas now (`/readyz`). */
   link(): LinkState;
+  /** A change of the server's copy of the lists (`event: questions`), to every stream in order. */
+  change(data: string): void;
+  /** Event streams open on this replica (`/metrics`). */
+  streams(): number;
   close(): Promise<void>;
 }
 

@@ -1,16 +1,14 @@
 // Changes to the copy, to every replica's browsers: the replica that made a change (the watcher,
-// or a re-read after a write) tells its own streams at once and the others through the bus
+// or a re-read after a write) tells its own streams at once and the others through the channel
 // (PostgreSQL NOTIFY: just the source and version; each replica reads the change itself from
 // watch_changes). Each browser hears each version of each source once, in order; a replica that
-// missed versions (the bus was down) tells its browsers to read the list again.
-import type { Queryable } from '../db/engine';
+// missed versions (the channel was down) tells its browsers to read the list again.
+import type { Channel, ChannelHandlers, Queryable } from '../db/engine';
+import { message } from '../lib/message';
 import { type AppliedChange, changesSince, sourceVersions } from './store';
 
 /** The PostgreSQL NOTIFY channel of the copy's versions. */
 export const WATCH_CHANNEL = 'qi_watch';
-
-/** What a browser's stream carries (`event: questions`), as JSON text. */
-export type ListsEventData = string;
 
 /**
  * Above this, a change goes to browsers as "read the list again" (each reads it from the copy)
@@ -18,16 +16,12 @@ export type ListsEventData = string;
  */
 export const MAX_CHANGE_CHARS = 256 * 1024;
 
-export interface Bus {
-  publish(message: string): Promise<void>;
-  subscribe(onMessage: (message: string) => void): Promise<() => Promise<void>>;
-}
-
 export interface HubOptions {
   db: Queryable;
-  bus: Bus | null;
-  /** Every replica's streams: `data` is sent as one `event: questions` message to each. */
-  send: (data: ListsEventData) => void;
+  /** The channel between replicas (PostgreSQL LISTEN/NOTIFY); none embedded (one process). */
+  listen: ((handlers: ChannelHandlers) => Promise<Channel>) | null;
+  /** Every stream of this replica: `data` goes as one `event: questions` message to each. */
+  send: (data: string) => void;
   log?: (line: string) => void;
 }
 
@@ -36,7 +30,7 @@ export interface Hub {
   local(change: AppliedChange): void;
   /** The versions browsers are told of first (their list reads say which version they show). */
   versions(): Record<string, number>;
-  /** Reads the versions from the copy (at start, and when the bus comes back). */
+  /** Reads the versions from the copy (at start, and when the channel comes back). */
   resync(): Promise<void>;
   close(): Promise<void>;
 }
@@ -58,39 +52,35 @@ export function changeMessage(sourceId: string, version: number, payload: string
 }
 
 export function createHub(options: HubOptions): Hub {
-  const { db, bus } = options;
+  const { db } = options;
   const log = options.log ?? ((line: string) => console.error(line));
   const delivered = new Map<string, number>();
-  // One catch-up per source at a time; a later version asked meanwhile is caught up after it.
+  // One catch-up per source at a time; a later version asked for meanwhile is caught up after.
   const catching = new Map<string, Promise<void>>();
   const wanted = new Map<string, number>();
 
   const deliver = (sourceId: string, version: number, data: string) => {
-    const last = delivered.get(sourceId) ?? 0;
-    if (version <= last) return;
+    if (version <= (delivered.get(sourceId) ?? 0)) return;
     delivered.set(sourceId, version);
     options.send(data);
   };
+  const reload = (sourceId: string, version: number) =>
+    deliver(sourceId, version, JSON.stringify({ source: sourceId, version, reload: true }));
 
   const catchUp = (sourceId: string, version: number): Promise<void> => {
     wanted.set(sourceId, Math.max(version, wanted.get(sourceId) ?? 0));
     const running = catching.get(sourceId);
     if (running) return running;
     const run = (async () => {
-      for (;;) {
+      for (let rounds = 0; rounds < 20; rounds++) {
         const target = wanted.get(sourceId) ?? 0;
         const last = delivered.get(sourceId) ?? 0;
         if (target <= last) return;
         const changes = await changesSince(db, sourceId, last);
-        if (changes === null || changes.length === 0) {
-          // Versions this replica never saw, or a source it has not heard of yet: browsers read
-          // the list again rather than miss a change.
-          deliver(
-            sourceId,
-            target,
-            JSON.stringify({ source: sourceId, version: target, reload: true }),
-          );
-          continue;
+        if (changes === null) {
+          // Versions no longer kept: browsers read the list again rather than miss a change.
+          reload(sourceId, target);
+          return;
         }
         for (const change of changes) {
           deliver(
@@ -99,42 +89,55 @@ export function createHub(options: HubOptions): Hub {
             changeMessage(sourceId, change.version, change.payload),
           );
         }
-        if ((changes.at(-1)?.version ?? 0) < target) {
-          // The change is not yet visible (its transaction is committing): asked again shortly.
+        // Not visible yet (its transaction commits as the word arrives): asked again shortly.
+        if ((changes.at(-1)?.version ?? last) < target) {
           await new Promise((resolve) => setTimeout(resolve, 50));
         }
       }
+      reload(sourceId, wanted.get(sourceId) ?? 0);
     })()
       .catch((error: unknown) => {
-        log(
-          `[watch] could not read the copy's changes: ${error instanceof Error ? error.message : error}`,
-        );
+        log(`[watch] could not read the copy's changes: ${message(error)}`);
       })
       .finally(() => catching.delete(sourceId));
     catching.set(sourceId, run);
     return run;
   };
 
-  let unsubscribe: (() => Promise<void>) | null = null;
-  if (bus) {
-    void bus
-      .subscribe((message) => {
-        try {
-          const parsed = JSON.parse(message) as { source?: unknown; version?: unknown };
-          if (typeof parsed.source === 'string' && typeof parsed.version === 'number') {
-            void catchUp(parsed.source, parsed.version);
+  const resync = async () => {
+    const versions = await sourceVersions(db);
+    for (const [sourceId, version] of versions) {
+      if (!delivered.has(sourceId)) delivered.set(sourceId, version);
+      else void catchUp(sourceId, version);
+    }
+  };
+
+  let channel: Channel | null = null;
+  let wasDown = false;
+  if (options.listen) {
+    void options
+      .listen({
+        message(payload) {
+          try {
+            const parsed = JSON.parse(payload) as { source?: unknown; version?: unknown };
+            if (typeof parsed.source === 'string' && typeof parsed.version === 'number') {
+              void catchUp(parsed.source, parsed.version);
+            }
+          } catch {
+            // Not a word of ours.
           }
-        } catch {
-          // Not ours.
-        }
+        },
+        link(up) {
+          // Back after a loss: what other replicas changed meanwhile is read from the copy.
+          if (up && wasDown) void resync().catch(() => {});
+          wasDown = !up;
+        },
       })
-      .then((stop) => {
-        unsubscribe = stop;
+      .then((opened) => {
+        channel = opened;
       })
       .catch((error: unknown) => {
-        log(
-          `[watch] could not listen for the copy's changes: ${error instanceof Error ? error.message : error}`,
-        );
+        log(`[watch] could not listen for the copy's changes: ${message(error)}`);
       });
   }
 
@@ -145,32 +148,22 @@ export function createHub(options: HubOptions): Hub {
         units: change.units.map((unit) => ({ id: unit.id, wire: unit.wire })),
         removed: change.removed,
       });
-      const last = delivered.get(change.sourceId) ?? 0;
-      if (last === change.version - 1) {
+      if ((delivered.get(change.sourceId) ?? 0) === change.version - 1) {
         deliver(
           change.sourceId,
           change.version,
           changeMessage(change.sourceId, change.version, payload),
         );
       } else void catchUp(change.sourceId, change.version);
-      void bus
-        ?.publish(JSON.stringify({ source: change.sourceId, version: change.version }))
-        .catch((error: unknown) => {
-          log(
-            `[watch] could not tell other replicas: ${error instanceof Error ? error.message : error}`,
-          );
-        });
+      // The other replicas read it from the copy; a word lost here is caught up at the next one.
+      channel
+        ?.notify([JSON.stringify({ source: change.sourceId, version: change.version })])
+        .catch(() => {});
     },
     versions: () => Object.fromEntries(delivered),
-    async resync() {
-      const versions = await sourceVersions(db);
-      for (const [sourceId, version] of versions) {
-        if (!delivered.has(sourceId)) delivered.set(sourceId, version);
-        else void catchUp(sourceId, version);
-      }
-    },
+    resync,
     async close() {
-      await unsubscribe?.();
+      await channel?.close();
     },
   };
 }

@@ -243,14 +243,5 @@ export function createInboxSource(members: readonly InboxMember[]): QuestionSour
       const questions = await member.source.mapRecords(sourceId, records);
       return questions.map((question) => outward(member, question));
     },
-    unitOf(id) {
-      const routed = routing.route(id);
-      if (!routed) return null;
-      const { member, nativeId } = routed;
-      // A Bilby question is one tool call of a conversation: the conversation is the record.
-      const at = nativeId.indexOf(':');
-      const unit = member.origin.kind === 'bilby' && at > 0 ? nativeId.slice(0, at) : nativeId;
-      return { sourceId: member.origin.id, unit };
-    },
   };
 }

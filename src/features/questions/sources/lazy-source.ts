@@ -41,7 +41,7 @@ export function inboxRouting(members: readonly InboxMember[]) {
  */
 export function inboxIdentity(
   members: readonly InboxMember[],
-): Pick<QuestionSource, 'key' | 'label' | 'draftSlot' | 'draftScopes' | 'addressable'> {
+): Pick<QuestionSource, 'key' | 'label' | 'draftSlot' | 'draftScopes' | 'addressable' | 'unitOf'> {
   const { prefixOf, draftSlot, route } = inboxRouting(members);
   const scopes: DraftScope[] = members.map((member) => ({
     scope: member.source.key,
@@ -56,6 +56,15 @@ export function inboxIdentity(
       const routed = route(id);
       return routed !== null && isAddressable(routed.member.origin.kind, routed.nativeId);
     },
+    unitOf(id) {
+      const routed = route(id);
+      if (!routed) return null;
+      const { member, nativeId } = routed;
+      // A Bilby question is one tool call of a conversation: the conversation is the record.
+      const at = nativeId.indexOf(':');
+      const unit = member.origin.kind === 'bilby' && at > 0 ? nativeId.slice(0, at) : nativeId;
+      return { sourceId: member.origin.id, unit };
+    },
   };
 }
 
@@ -64,7 +73,10 @@ export function inboxIdentity(
  * next call): Vertesia's and Bilby's adapters stay out of the first download.
  */
 export function createLazySource(
-  identity: Pick<QuestionSource, 'key' | 'label' | 'draftSlot' | 'draftScopes' | 'addressable'>,
+  identity: Pick<
+    QuestionSource,
+    'key' | 'label' | 'draftSlot' | 'draftScopes' | 'addressable' | 'unitOf'
+  >,
   load: () => Promise<QuestionSource>,
 ): QuestionSource {
   let loading: Promise<QuestionSource> | null = null;
