@@ -74,11 +74,8 @@ export function QuestionsPage() {
     [],
   );
   const Team = useShell().team?.Team;
-  const { view, pending, counts, liveFilters, visible, tags, users, setKeep } = useInboxView(
-    filters,
-    searchText.query,
-    loadParts,
-  );
+  const { view, pending, counts, liveFilters, narrowed, visible, tags, users, setKeep } =
+    useInboxView(filters, searchText.query, loadParts);
   const openId = questionIdFromPath(useLocation().pathname);
   const open = useOpenCopies(openId, visible);
   // Pending look-alikes are one row each; j/k, "answer and next" and focus go by rows.
@@ -170,7 +167,7 @@ export function QuestionsPage() {
   );
   const clearFilters = () => {
     searchText.clear();
-    setFilters({ q: '', tag: null, user: null });
+    setFilters({ q: '', tag: null, user: null, source: null });
   };
 
   return (
@@ -224,6 +221,7 @@ export function QuestionsPage() {
             rows={lookalikes.rows}
             groups={lookalikes.groups}
             filters={liveFilters}
+            narrowed={narrowed}
             failure={
               view.isError
                 ? { error: view.error, retry: () => void view.refetch(), retrying: view.isFetching }
