@@ -90,3 +90,14 @@ export interface AnswerEventDetail {
   source: string;
   go: () => void;
 }
+
+/**
+ * Dispatched on `document` by a bulk action before it asks the reviewer: the team's part (when
+ * loaded) fills `holders` with the questions someone else has claimed, and who (a short name),
+ * so that the confirmation can say so, as the drawer asks before answering one.
+ */
+export const HOLDERS_EVENT = 'questions-inbox:holders';
+export interface HoldersEventDetail {
+  questions: readonly AuditSubject[];
+  holders: Map<AuditSubject, string>;
+}
