@@ -3,7 +3,6 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 import { LoadBoundary, lazyPart } from '@/components/load-boundary';
 import { type PickerSpec, useShell } from '@/config/shell-context';
-import { isSignedOut } from '@/lib/api-client';
 import { useDensity } from '../../hooks/use-density';
 import { useDraftIds } from '../../hooks/use-drafts';
 import { DrawerFlowContext, useAnswerAndNext } from '../../hooks/use-drawer-flow';
@@ -12,6 +11,7 @@ import { useInboxKeyboard } from '../../hooks/use-inbox-keyboard';
 import {
   useDeferredToolbarData,
   useRefreshAll,
+  useRefreshFailure,
   useWantedOnce,
 } from '../../hooks/use-inbox-toolbar';
 import { useInboxView } from '../../hooks/use-inbox-view';
@@ -139,8 +139,8 @@ export function QuestionsPage() {
     },
   });
 
-  // A signed-out session is explained by its own alert; this one is for everything else.
-  const refreshFailed = view.isError && !!view.data && !isSignedOut(view.error);
+  const refreshError = useRefreshFailure(view);
+  const refreshFailed = refreshError !== null;
   const toolbarData = useDeferredToolbarData(counts, tags, users, {
     updatedAt: view.dataUpdatedAt,
     fetching: view.isFetching,
@@ -193,7 +193,7 @@ export function QuestionsPage() {
           <Team onKeep={setKeep} onPicker={setClaimedPicker} />
         </LoadBoundary>
       )}
-      {refreshFailed && <RefreshFailedNote error={view.error} />}
+      {refreshFailed && <RefreshFailedNote error={refreshError} />}
       {(view.data?.failures?.length || view.data?.loading) && (
         <LoadBoundary what="The sources' state" parts={[SourceNotes]} quiet>
           <SourceNotes failures={view.data.failures} loading={view.data.loading} />
