@@ -36,6 +36,7 @@ import { isTextField, useKeys } from '../../hooks/use-shortcuts';
 import {
   checkAnswer,
   checkJsonResult,
+  fitsChoices,
   jsonArgumentsStart,
   jsonResultTemplate,
   MAX_ANSWER_LENGTH,
@@ -100,6 +101,49 @@ function RetryWait({ until }: { until: number }) {
   );
 }
 
+/**
+ * Asked before an answer that is none of the choices the question's format offers goes: the agent
+ * asked for one of them and may not understand anything else. With the focus on it.
+ */
+function OffChoicesAsk({
+  answer,
+  choices,
+  onSend,
+  onKeep,
+}: {
+  answer: string;
+  choices: readonly string[];
+  onSend: () => void;
+  onKeep: () => void;
+}) {
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => box.current?.focus(), []);
+  return (
+    <Stack
+      gap="xs"
+      ref={box}
+      tabIndex={-1}
+      role="alertdialog"
+      aria-label="Send an answer that is none of the choices?"
+      className={classes.ask}
+    >
+      <Text size="sm">
+        “<span dir="auto">{answer.length > 80 ? `${answer.slice(0, 80)}…` : answer}</span>” is none
+        of the answers this question asks for ({choices.join(', ')}): the agent may not understand
+        it. Send it anyway?
+      </Text>
+      <Group gap="xs">
+        <Button size="compact-sm" onClick={onSend}>
+          Send anyway
+        </Button>
+        <Button size="compact-sm" variant="default" onClick={onKeep}>
+          Keep editing
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
 /** The box, or the first of the fields: where `a`, Enter and "answer and next" put the cursor. */
 function answerField(box: HTMLElement | null, fields: HTMLElement | null): HTMLElement | null {
   return box ?? fields?.querySelector<HTMLElement>('textarea, input:not([type="hidden"])') ?? null;
@@ -153,6 +197,8 @@ export function AnswerForm({
     validForSeconds: number | undefined;
     draftText: string;
   } | null>(null);
+  // An answer that is none of the choices its format offers, held until the reviewer says send.
+  const [offChoices, setOffChoices] = useState<string | null>(null);
   const resolve = useResolveQuestion();
   const update = useUpdateAnswer();
   const mutation = mode === 'edit' ? update : resolve;
@@ -217,6 +263,7 @@ export function AnswerForm({
 
   const change = (value: string) => {
     setFieldError(null);
+    setOffChoices(null);
     if (value === baseline) {
       draft.discard();
       setUnsaved(null);
@@ -272,13 +319,14 @@ export function AnswerForm({
     // event and calls `go` once the reviewer says yes. A claim never blocks: it only asks.
     const asking = new CustomEvent(ANSWER_EVENT, {
       cancelable: true,
-      detail: { id: question.id, source: question.source.id, go: send },
+      detail: { id: question.id, source: question.source.id, go: () => send() },
     });
     if (document.dispatchEvent(asking)) send();
   };
 
-  const send = () => {
+  const send = (anyway = false) => {
     setServerError(null);
+    setOffChoices(null);
     const validity = parseValidFor(validFor);
     setValidForError(validity.ok ? null : validity.message);
     if (!validity.ok) setAdvanced(true);
@@ -325,6 +373,11 @@ export function AnswerForm({
     }
     setFieldError(message);
     if (!check.ok || message || !validity.ok) return;
+    // The agent asked for one of these: anything else it may not understand. Asked, not refused.
+    if (!anyway && !fitsChoices(check.answer, formats)) {
+      setOffChoices(check.answer);
+      return;
+    }
     // A free-text answer the server accepted is offered again on the next free-text question.
     const remembering = {
       ...callbacks,
@@ -390,11 +443,11 @@ export function AnswerForm({
         <Group
           gap={6}
           role="group"
-          aria-label={recent.length > 0 ? 'Recent answers' : 'Quick answers'}
+          aria-label={recent.length > 0 ? 'Recent answers' : 'Answer choices'}
           className={classes.choices}
         >
           <Text size="sm" c="dimmed">
-            {recent.length > 0 ? 'Your recent answers:' : 'Quick answer:'}
+            {recent.length > 0 ? 'Your recent answers:' : 'Answer with one of:'}
           </Text>
           {choices.map((option, index) => (
             <Button
@@ -588,6 +641,17 @@ export function AnswerForm({
             </Group>
           </Stack>
         </Modal>
+      )}
+      {offChoices !== null && !closed && (
+        <OffChoicesAsk
+          answer={offChoices}
+          choices={formats}
+          onSend={() => send(true)}
+          onKeep={() => {
+            setOffChoices(null);
+            box.current?.focus();
+          }}
+        />
       )}
       {serverError !== null && (
         <ActionError error={serverError} onRetry={closed ? undefined : () => submit()} />
