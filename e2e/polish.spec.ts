@@ -1,6 +1,8 @@
 import type { Route } from '@playwright/test';
+import { bilbyDemoIds } from '../mock/bilby/seed';
 import { demoIds } from '../mock/seed';
-import { drawer, expect, expectListComplete, row, test } from './fixtures';
+import { vertesiaDemoIds } from '../mock/vertesia/seed';
+import { drawer, expect, expectListComplete, expectNoA11yViolations, row, test } from './fixtures';
 
 /** Issue 41's reviewer-facing polish: what the page says, and when. */
 
@@ -43,4 +45,86 @@ test('an action while the server is down never makes the list look fresh: only a
   await page.getByRole('button', { name: 'Refresh now' }).click();
   await expect(updated).toHaveText(/^Updated (just now|\ds ago)$/);
   await expect(page.getByText('Showing the last loaded list')).toBeHidden();
+});
+
+test('an answer outside the question’s choices is asked about before it goes; a choice goes at once', async ({
+  page,
+  mock,
+}) => {
+  const id = demoIds.pendingSoonest;
+  await page.goto(`questions/${id}`);
+  const question = drawer(page);
+  const choices = question.getByRole('group', { name: 'Answer choices' });
+  await expect(choices.getByRole('button')).toHaveText(['staging', 'production', 'both']);
+  const box = question.getByRole('textbox', { name: 'Answer' });
+  await box.fill('yes');
+  await question.getByRole('button', { name: 'Answer', exact: true }).click();
+  const ask = question.getByRole('alertdialog', {
+    name: 'Send an answer that is none of the choices?',
+  });
+  await expect(ask).toContainText(
+    '“yes” is none of the answers this question asks for (staging, production, both): the agent may not understand it.',
+  );
+  await expect(ask).toBeFocused();
+  await expectNoA11yViolations(page, '[role="dialog"]');
+  await ask.getByRole('button', { name: 'Keep editing' }).click();
+  await expect(ask).toBeHidden();
+  await expect(box).toBeFocused();
+  expect((await mock.find(id))?.status).toBe('pending');
+
+  // A choice (any case) goes without a word.
+  await choices.getByRole('button', { name: 'production' }).click();
+  await expect(box).toHaveValue('production');
+  await question.getByRole('button', { name: 'Answer', exact: true }).click();
+  await expect(page.getByText('Answer sent')).toBeVisible();
+  await expect(ask).toHaveCount(0);
+  expect((await mock.find(id))?.result).toEqual({ answer: 'production' });
+});
+
+test('an answer outside the choices goes anyway when the reviewer says so', async ({
+  page,
+  mock,
+}) => {
+  const id = demoIds.pendingYesNo;
+  await page.goto(`questions/${id}`);
+  await drawer(page).getByRole('textbox', { name: 'Answer' }).fill('Only for March');
+  await page.keyboard.press('Control+Enter');
+  const ask = drawer(page).getByRole('alertdialog', {
+    name: 'Send an answer that is none of the choices?',
+  });
+  await ask.getByRole('button', { name: 'Send anyway' }).click();
+  await expect(page.getByText('Answer sent')).toBeVisible();
+  expect((await mock.find(id))?.result).toEqual({ answer: 'Only for March' });
+});
+
+test('the Tag picker lists tags only; an agent or a conversation is named on its row, and found by search', async ({
+  page,
+  request,
+  mock,
+}) => {
+  for (const system of ['vertesia', 'bilby'] as const) {
+    const reset = await request.post(`${system}/__mock/reset`, {
+      headers: { 'x-mock-tenant': mock.tenant, connection: 'close' },
+      data: { seed: 'demo' },
+    });
+    expect(reset.ok()).toBe(true);
+  }
+  await page.goto('questions');
+  const contract = `vertesia:${vertesiaDemoIds.contract}`;
+  const database = `bilby:${bilbyDemoIds.database}:${bilbyDemoIds.databaseCall}`;
+  await expect(row(page, contract)).toContainText('Contract reviewer');
+  await expect(row(page, database)).toContainText('Analytics database setup');
+  const tags = page.getByRole('combobox', { name: 'Tag' }).getByRole('option');
+  await expect(tags).toHaveText([
+    'Any tag',
+    'billing',
+    'data',
+    'infra',
+    'legal',
+    'onboarding',
+    'security',
+  ]);
+  await page.getByRole('searchbox', { name: 'Search' }).fill('contract reviewer');
+  await expect(row(page, contract)).toBeVisible();
+  await expect(page.locator('[data-question-id]')).toHaveCount(1);
 });

@@ -81,6 +81,7 @@ function haystack(question: Question): string {
     text = [
       question.questionText,
       question.tags.join(' '),
+      question.askerName ?? '',
       question.userId ?? '',
       question.toolName,
       question.id,

@@ -160,6 +160,11 @@ export const QuestionRow = memo(function QuestionRow({
             {displayText(question.toolName, 60)}
           </span>
         )}
+        {!compact && question.askerName && (
+          <span className={`${badge.badge} ${badge.light}`}>
+            {displayText(question.askerName, 60)}
+          </span>
+        )}
         {!compact &&
           rowTags.map((tag, index) => (
             <span key={tagKeys[index]} className={`${badge.badge} ${badge.light}`}>

@@ -70,7 +70,8 @@ describe('Bilby adapter against the mock', () => {
       id: `bilby:${ids.database}:${ids.databaseCall}`,
       status: 'pending',
       expiresAt: null,
-      tags: ['Analytics database setup'],
+      tags: [],
+      askerName: 'Analytics database setup',
       busy: false,
       capabilities: {
         answer: 'choices',
