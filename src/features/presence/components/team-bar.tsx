@@ -1,7 +1,8 @@
 import { Button, Text } from '@mantine/core';
 import { useEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router';
-import { HOLDERS_EVENT, type HoldersEventDetail, type PickerSpec } from '@/config/shell-context';
+import type { PickerSpec } from '@/config/shell-context';
+import { HOLDERS_EVENT, type HoldersEventDetail } from '@/config/team-asks';
 import { describeError } from '@/lib/describe-error';
 import { claimQuestions } from '../api/requests';
 import type { TeamState, TeamSubject } from '../api/schemas';

@@ -23,7 +23,7 @@ import {
   useState,
 } from 'react';
 import { JsonBlock } from '@/components/json-block';
-import { ANSWER_EVENT } from '@/config/shell-context';
+import { ANSWER_EVENT } from '@/config/team-asks';
 import { isApiError } from '@/lib/api-client';
 import { useClock, useHasPassed, useNow } from '@/lib/clock';
 import { describeSeconds, formatDuration } from '@/lib/format-time';
