@@ -128,3 +128,28 @@ test('the Tag picker lists tags only; an agent or a conversation is named on its
   await expect(row(page, contract)).toBeVisible();
   await expect(page.locator('[data-question-id]')).toHaveCount(1);
 });
+
+test('compact rows start their text at one x: urgent (bold) countdowns and a tool’s name do not push it', async ({
+  page,
+  request,
+  mock,
+}) => {
+  for (const system of ['vertesia', 'bilby'] as const) {
+    await request.post(`${system}/__mock/reset`, {
+      headers: { 'x-mock-tenant': mock.tenant, connection: 'close' },
+      data: { seed: 'demo' },
+    });
+  }
+  // The demo's soonest question is urgent (its countdown bold) and another tool's call has its name.
+  await mock.ask({ question: 'E2E: urgent?', expires_in_seconds: 120 });
+  await page.addInitScript(() => localStorage.setItem('qi:density', 'compact'));
+  await page.goto('questions');
+  await expectListComplete(page);
+  await expect(page.locator('[data-urgency="danger"]').first()).toBeVisible();
+  await expect(row(page, demoIds.nonAskHumanPending)).toContainText('approve_deployment');
+  const starts = await page
+    .locator('[data-question-id] [data-row-link] > span')
+    .evaluateAll((texts) => texts.map((text) => Math.round(text.getBoundingClientRect().left)));
+  expect(starts.length).toBeGreaterThan(10);
+  expect(new Set(starts)).toEqual(new Set([starts[0]]));
+});
