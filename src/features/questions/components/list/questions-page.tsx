@@ -110,9 +110,13 @@ export function QuestionsPage() {
   // Again once its row is in the list: a question opened by its link shows before the list has
   // loaded (and a long list is virtualized, so no row of it is in the page until then).
   const openListed = openId !== undefined && visibleIds.includes(openId);
+  // Not the question the page was opened on (a link): the page opens at its top, the status tabs
+  // (and the demo's banner) in view, the open row marked; the list follows from the first step on.
+  const linked = useRef(openId);
   // biome-ignore lint/correctness/useExhaustiveDependencies: openListed is when, not what.
   useEffect(() => {
-    if (openId) listRef.current?.revealRow(openId);
+    if (openId !== linked.current) linked.current = undefined;
+    if (openId && !linked.current) listRef.current?.revealRow(openId);
   }, [openId, openListed]);
   // Mounted from the first time they are wanted, so they can animate out when closed.
   const drawerUsed = useWantedOnce(openId !== undefined);
