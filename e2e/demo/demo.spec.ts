@@ -144,7 +144,49 @@ test('Reset demo brings the made-up data back', async ({ page }) => {
     .getByRole('region', { name: 'Demo' })
     .getByRole('button', { name: 'Reset demo' })
     .click();
+  await page
+    .getByRole('group', { name: 'Reset the demo?' })
+    .getByRole('button', { name: 'Erase and reset' })
+    .click();
   await reloaded;
   await expect(row(page, demoIds.pendingYesNo)).toBeVisible();
   expect((await demoCall(page, demoIds.pendingYesNo))?.status).toBe('pending');
+});
+
+test('Reset demo asks before it erases what the visitor did; Keep my changes keeps them', async ({
+  page,
+}) => {
+  await page.goto(`./questions/${demoIds.pendingYesNo}`);
+  await drawer(page).getByRole('button', { name: 'Cancel question' }).click(firstVisit);
+  await page
+    .getByRole('dialog', { name: 'Cancel this question?' })
+    .getByRole('button', { name: 'Cancel question' })
+    .click();
+  await expect(page.getByText('Question cancelled')).toBeVisible();
+  const banner = page.getByRole('region', { name: 'Demo' });
+  await banner.getByRole('button', { name: 'Reset demo' }).click();
+  const ask = banner.getByRole('group', { name: 'Reset the demo?' });
+  await expect(ask).toContainText(
+    'Your answers, the trail of who did what and the claims are erased',
+  );
+  await expect(ask.getByRole('button', { name: 'Keep my changes' })).toBeFocused();
+  await expectNoA11yViolations(page, '[aria-label="Demo"]');
+  await ask.getByRole('button', { name: 'Keep my changes' }).click();
+  await expect(ask).toBeHidden();
+  await expect(banner.getByRole('button', { name: 'Reset demo' })).toBeFocused();
+  expect((await demoCall(page, demoIds.pendingYesNo))?.status).toBe('cancelled');
+});
+
+test('a link to a question lower in the list keeps the demo banner and the status tabs in view', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`./#/questions/${demoIds.longText}`);
+  await expect(drawer(page).getByRole('button', { name: 'Claim' })).toBeVisible(firstVisit);
+  await expect(row(page, demoIds.longText).getByRole('link')).toHaveAttribute(
+    'aria-current',
+    'true',
+  );
+  await expect(page.getByRole('region', { name: 'Demo' })).toBeInViewport();
+  await expect(page.getByRole('radiogroup', { name: 'Status' })).toBeInViewport();
 });
