@@ -49,7 +49,7 @@
     if (!isObject(settings)) return false;
     const { apiBaseUrl, sources, pollIntervalMs, notifyPollIntervalMs, auth, headers, embed } =
       settings;
-    const { claimMinutes, maxClaims } = settings;
+    const { claimMinutes, maxClaims, undoSeconds } = settings;
     return (
       onlyKeys(settings, [
         'apiBaseUrl',
@@ -61,7 +61,10 @@
         'embed',
         'claimMinutes',
         'maxClaims',
+        'undoSeconds',
       ]) &&
+      (undoSeconds === undefined ||
+        (typeof undoSeconds === 'number' && undoSeconds >= 0 && undoSeconds <= 60)) &&
       (claimMinutes === undefined ||
         (typeof claimMinutes === 'number' && claimMinutes >= 0.05 && claimMinutes <= 1440)) &&
       (maxClaims === undefined ||

@@ -24,6 +24,7 @@ describe('runtime config', () => {
         links: 'path',
         claimMinutes: 15,
         maxClaims: 50,
+        undoSeconds: 5,
       },
     });
   });

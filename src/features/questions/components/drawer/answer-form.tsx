@@ -31,6 +31,7 @@ import { useResolveQuestion, useUpdateAnswer } from '../../api/mutations';
 import type { Question } from '../../api/schemas';
 import { useDraft } from '../../hooks/use-drafts';
 import { useDrawerFlow } from '../../hooks/use-drawer-flow';
+import { useHoldBack } from '../../hooks/use-hold-back';
 import { useRecentAnswers } from '../../hooks/use-recent-answers';
 import { isTextField, useKeys } from '../../hooks/use-shortcuts';
 import {
@@ -201,6 +202,13 @@ export function AnswerForm({
   const [offChoices, setOffChoices] = useState<string | null>(null);
   const resolve = useResolveQuestion();
   const update = useUpdateAnswer();
+  const holdBack = useHoldBack();
+  /** A final answer waits its few seconds of undo (the runner sends it); the drawer moves on. */
+  const heldBack = (vars: Parameters<typeof holdBack>[2]) => {
+    if (!holdBack(question, 'resolve', vars)) return false;
+    flow.done(question.id);
+    return true;
+  };
   const mutation = mode === 'edit' ? update : resolve;
   const advancedId = useId();
   // A record holding several questions (or options to choose) is answered one field each.
@@ -341,6 +349,15 @@ export function AnswerForm({
         onAnswer({ answer: summary, answers: check.answers, validForSeconds, draftText: text });
         return;
       }
+      if (
+        heldBack({
+          result: { answer: summary },
+          answers: check.answers,
+          validForSeconds,
+          draftText: text,
+        })
+      )
+        return;
       resolve.mutate(
         {
           id: question.id,
@@ -393,7 +410,7 @@ export function AnswerForm({
         { id: question.id, answer: check.answer, validForSeconds, draftText: text },
         remembering,
       );
-    } else {
+    } else if (!heldBack({ result: { answer: check.answer }, validForSeconds, draftText: text })) {
       resolve.mutate(
         { id: question.id, result: { answer: check.answer }, validForSeconds, draftText: text },
         remembering,
@@ -420,6 +437,7 @@ export function AnswerForm({
     if (!confirming) return;
     const { result, validForSeconds, draftText } = confirming;
     setConfirming(null);
+    if (heldBack({ result, validForSeconds, draftText })) return;
     resolve.mutate({ id: question.id, result, validForSeconds, draftText }, callbacks);
   };
 

@@ -22,6 +22,7 @@ import type { Question } from '../../api/schemas';
 import { useClosedDraftSeen } from '../../hooks/use-closed-draft-seen';
 import { useDraft } from '../../hooks/use-drafts';
 import { useAnswerAndNextPreference } from '../../hooks/use-drawer-flow';
+import { useHeld } from '../../hooks/use-hold-back';
 import { useStatusNow } from '../../hooks/use-status-now';
 import {
   describeChange,
@@ -45,6 +46,7 @@ import {
   useLookalikeGroup,
   useOpenGroup,
 } from './lookalike-group';
+import { HeldNote } from './outbox-runner';
 import classes from './question-detail.module.css';
 import { QuestionDetails, SupersededLink } from './question-details';
 
@@ -179,6 +181,7 @@ function QuestionDetailBody({
   lookalike,
 }: QuestionDetailProps & { lookalike: LookalikeGroupState | null }) {
   const acting = useIsMutating({ predicate: isActionOn(question.id) }) > 0;
+  const held = useHeld(question);
   const hasDraft = useDraft(question.id).draft !== null;
   const policy = questionPolicy(question, useStatusNow(question), { gone, hasDraft, readOnly });
   useClosedDraftSeen(question.id, policy.closed !== null && readOnly === null, hasDraft);
@@ -275,6 +278,8 @@ function QuestionDetailBody({
           </Badge>
         )}
       </Group>
+
+      {held && <HeldNote held={held} />}
 
       <PartBoundary what="The text of this question" resetKey={question.questionText}>
         <QuestionText text={question.questionText} />

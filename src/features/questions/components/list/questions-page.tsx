@@ -41,9 +41,7 @@ const QuestionDrawer = lazyPart(() =>
 const ShortcutsHelp = lazyPart(() =>
   import('../drawer/shortcuts-help').then((m) => m.ShortcutsHelp),
 );
-const PendingTitle = lazyPart(() =>
-  import('../drawer/question-drawer').then((m) => m.PendingTitle),
-);
+const PageParts = lazyPart(() => import('../drawer/question-drawer').then((m) => m.PageParts));
 // Only when a source is loading late or failing: a one-system inbox that answers never needs it.
 const SourceNotes = lazyPart(() => import('./source-notes').then((m) => m.SourceNotes));
 const noop = () => {};
@@ -67,7 +65,7 @@ export function QuestionsPage() {
   const [partsLoaded, setPartsLoaded] = useState(false);
   const loadParts = useCallback(
     () =>
-      void Promise.all([QuestionDrawer.load(), PendingTitle.load()]).then(
+      void Promise.all([QuestionDrawer.load(), PageParts.load()]).then(
         () => setPartsLoaded(true),
         noop,
       ),
@@ -176,7 +174,7 @@ export function QuestionsPage() {
 
   return (
     <div className={classes.page} data-question-open={openId !== undefined || undefined}>
-      {partsLoaded && <PendingTitle pending={pending.data?.questions} />}
+      {partsLoaded && <PageParts pending={pending.data?.questions} />}
       <Title order={2} className="visually-hidden">
         Questions
       </Title>
