@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { type Question, REFLEXIO_ORIGIN } from '../api/schemas';
-import { dropHeld, type Held, heldKey, heldHere, holdsBack, keepHeld, readHeld } from './outbox';
+import { dropHeld, type Held, heldHere, heldKey, holdsBack, keepHeld, readHeld } from './outbox';
 
 function question(patch: Partial<Question>): Question {
   return {
