@@ -144,6 +144,13 @@ function banner(root: URL): HTMLElement {
       );
       const failed = responses.find((response) => !response.ok);
       if (failed) throw new Error(`HTTP ${failed.status}`);
+      // Actions still waiting with their undo (src/features/questions/utils/outbox.ts) belong to
+      // the data just erased: they must not be sent into the fresh one after the reload.
+      try {
+        localStorage.removeItem('qi:outbox');
+      } catch {
+        // Storage refused: nothing was kept there either.
+      }
       window.location.reload();
     } catch (error) {
       confirm.disabled = false;

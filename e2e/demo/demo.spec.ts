@@ -91,7 +91,10 @@ test('cancel a question', async ({ page }) => {
   await confirm.getByRole('button', { name: 'Cancel question' }).click();
   await expect(page.getByText('Question cancelled')).toBeVisible();
   await expect(drawer(page).getByText('This question was cancelled')).toBeVisible();
-  expect((await demoCall(page, demoIds.pendingYesNo))?.status).toBe('cancelled');
+  // A cancel waits its few seconds of undo before it is sent.
+  await expect
+    .poll(async () => (await demoCall(page, demoIds.pendingYesNo))?.status, { timeout: 30_000 })
+    .toBe('cancelled');
 });
 
 test('a question opened in the app survives a reload (the worker serves the page)', async ({
@@ -134,6 +137,9 @@ test('Reset demo brings the made-up data back', async ({ page }) => {
     .getByRole('button', { name: 'Cancel question' })
     .click();
   await expect(page.getByText('Question cancelled')).toBeVisible();
+  await expect
+    .poll(async () => (await demoCall(page, demoIds.pendingYesNo))?.status, { timeout: 30_000 })
+    .toBe('cancelled');
   await page.goto('./');
   await expect(row(page, demoIds.pendingYesNo)).toHaveCount(0);
 
@@ -162,7 +168,9 @@ test('Reset demo asks before it erases what the visitor did; Keep my changes kee
     .getByRole('dialog', { name: 'Cancel this question?' })
     .getByRole('button', { name: 'Cancel question' })
     .click();
-  await expect(page.getByText('Question cancelled')).toBeVisible();
+  await expect
+    .poll(async () => (await demoCall(page, demoIds.pendingYesNo))?.status, { timeout: 30_000 })
+    .toBe('cancelled');
   const banner = page.getByRole('region', { name: 'Demo' });
   await banner.getByRole('button', { name: 'Reset demo' }).click();
   const ask = banner.getByRole('group', { name: 'Reset the demo?' });
