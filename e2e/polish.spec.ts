@@ -112,8 +112,10 @@ test('the Tag picker lists tags only; an agent or a conversation is named on its
   await page.goto('questions');
   const contract = `vertesia:${vertesiaDemoIds.contract}`;
   const database = `bilby:${bilbyDemoIds.database}:${bilbyDemoIds.databaseCall}`;
-  await expect(row(page, contract)).toContainText('Contract reviewer');
-  await expect(row(page, database)).toContainText('Analytics database setup');
+  // Each system's rows come as it answers (Bilby reads its conversations after its list).
+  const answered = { timeout: 20_000 };
+  await expect(row(page, contract)).toContainText('Contract reviewer', answered);
+  await expect(row(page, database)).toContainText('Analytics database setup', answered);
   const tags = page.getByRole('combobox', { name: 'Tag' }).getByRole('option');
   await expect(tags).toHaveText([
     'Any tag',

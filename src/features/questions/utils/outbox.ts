@@ -133,11 +133,15 @@ export function registerUndo(key: string, undo: () => void): () => void {
   };
 }
 
-/** Undoes a waiting action, if this tab holds it; false when it is not waiting here (any more). */
-export function undoHeld(key: string): boolean {
+/**
+ * Undoes a waiting action: at once when this tab holds it; else it leaves storage, and the tab
+ * that holds it (another tab, or this page's runner not started yet) finds it gone when its time
+ * is up and sends nothing.
+ */
+export function undoHeld(key: string): void {
   const undo = undos.get(key);
-  undo?.();
-  return undo !== undefined;
+  if (undo) undo();
+  else dropHeld(key);
 }
 
 /** Thrown into the waiting action by its undo: nothing was sent. */

@@ -70,8 +70,13 @@ export function OutboxRunner() {
     const run = async (held: Held) => {
       const { key } = held;
       let undo = () => {};
+      // Undone here (this page's note or drawer), not in another tab.
+      let undoneHere = false;
       const undone = new Promise<never>((_, reject) => {
-        undo = () => reject(new Undone());
+        undo = () => {
+          undoneHere = true;
+          reject(new Undone());
+        };
       });
       // Unhandled until the hold waits on it.
       undone.catch(() => {});
@@ -98,6 +103,8 @@ export function OutboxRunner() {
           clearTimeout(timer);
         }
         unregister();
+        // Undone in another tab (or before this runner started): it left storage.
+        if (!readHeld().some((other) => other.key === key)) throw new Undone();
         if (adopted) {
           const now = await latest.current.source.get(held.id);
           if (now.status !== 'pending') throw new NotPending();
@@ -132,7 +139,7 @@ export function OutboxRunner() {
           notifications.hide(key);
           // Back to the question, the answer in its box (its draft was never removed).
           const { navigate: go, location: at } = latest.current;
-          if (questionIdFromPath(at.pathname) !== held.id)
+          if (undoneHere && questionIdFromPath(at.pathname) !== held.id)
             go({ pathname: questionPath(held.id), search: at.search });
         } else {
           const reason =
