@@ -1,6 +1,6 @@
 import type { Page, Request } from '@playwright/test';
 import { demoIds } from '../mock/seed';
-import { drawer, expect, row, test } from './fixtures';
+import { drawer, expect, expectNoA11yViolations, row, test } from './fixtures';
 
 /**
  * What cannot be changed once sent waits a few seconds with Undo (issue 41): undone, nothing
@@ -117,3 +117,40 @@ test('a cancel is kept across a reload within the window, and sent once after it
   expect(sent).toEqual([`${id}/cancel`]);
   expect((await mock.find(id))?.status).toBe('cancelled');
 });
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`the waiting note, its Undo, and the ask before an answer that is none of the choices pass axe in the ${scheme} theme`, async ({
+    page,
+    mock,
+  }) => {
+    const { id } = await mock.ask({
+      question: 'E2E: roll the canary forward?',
+      tool_name: 'approve_canary',
+      expires_in_seconds: 3600,
+    });
+    await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
+    await page.goto(`questions/${id}`);
+    const question = drawer(page);
+    await question.getByRole('textbox', { name: 'Result (JSON)' }).fill('{"go": true}');
+    await question.getByRole('button', { name: 'Resolve' }).click();
+    await page
+      .getByRole('dialog', { name: 'Send this result?' })
+      .getByRole('button', { name: 'Send result' })
+      .click();
+    await expect(question.getByTestId('held-note')).toBeVisible();
+    await expect(page.getByRole('alert').filter({ hasText: 'Sent' })).toBeVisible();
+    await expectNoA11yViolations(page);
+    await question.getByTestId('held-note').getByRole('button', { name: 'Undo' }).click();
+    await expect(question.getByTestId('held-note')).toHaveCount(0);
+
+    await page.goto(`questions/${demoIds.pendingSoonest}`);
+    await drawer(page).getByRole('textbox', { name: 'Answer' }).fill('yes');
+    await drawer(page).getByRole('button', { name: 'Answer', exact: true }).click();
+    await expect(
+      drawer(page).getByRole('alertdialog', {
+        name: 'Send an answer that is none of the choices?',
+      }),
+    ).toBeVisible();
+    await expectNoA11yViolations(page, '[role="dialog"]');
+  });
+}

@@ -36,7 +36,8 @@ class NotPending extends Error {}
 function Waiting({ held, onUndo }: { held: Held; onUndo: () => void }) {
   return (
     <Group gap="xs" wrap="nowrap" justify="space-between">
-      <Text size="sm" dir="auto" lineClamp={2}>
+      {/* The text colour: a note's own (dimmed) grey is under AA on its background. */}
+      <Text size="sm" dir="auto" lineClamp={2} c="var(--mantine-color-text)">
         “{held.text}”
       </Text>
       <Button size="compact-sm" variant="default" onClick={onUndo}>
