@@ -37,10 +37,10 @@ function Waiting({ held, onUndo }: { held: Held; onUndo: () => void }) {
   return (
     <Group gap="xs" wrap="nowrap" justify="space-between">
       {/* The text colour: a note's own (dimmed) grey is under AA on its background. */}
-      <Text size="sm" dir="auto" lineClamp={2} c="var(--mantine-color-text)">
+      <Text size="sm" dir="auto" lineClamp={2} c="var(--mantine-color-text)" miw={0} flex={1}>
         “{held.text}”
       </Text>
-      <Button size="compact-sm" variant="default" onClick={onUndo}>
+      <Button size="compact-sm" variant="default" onClick={onUndo} flex="none">
         Undo
       </Button>
     </Group>

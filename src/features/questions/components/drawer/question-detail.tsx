@@ -213,9 +213,9 @@ function QuestionDetailBody({
   useEffect(() => {
     if (!acting) setIdleOffer(policy.offer);
   }, [acting, policy.offer]);
-  const { mode, closedReason, canCancel, canMarkNotApplicable, missing } = acting
-    ? idleOffer
-    : policy.offer;
+  // A final action waiting with its undo is no request in flight: the question shows as it will be.
+  const { mode, closedReason, canCancel, canMarkNotApplicable, missing } =
+    acting && !held ? idleOffer : policy.offer;
   const canAct = closedReason === null;
   const statusLine = useRef<HTMLDivElement>(null);
   const [answerAndNext, setAnswerAndNext] = useAnswerAndNextPreference();
