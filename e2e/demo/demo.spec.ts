@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { demoIds } from '../../mock/seed';
 import { expectNoA11yViolations } from '../fixtures';
 import { demoCall, drawer, expect, row, test } from './fixtures';
@@ -129,7 +130,8 @@ test('with the network off and the site gone, a reload still works', async ({
   expect((await demoCall(page, demoIds.pendingYesNo))?.status).toBe('resolved');
 });
 
-test('Reset demo brings the made-up data back', async ({ page }) => {
+/** Opens the demo's yes/no question by its link and cancels it, until the cancel has been sent. */
+async function cancelByLink(page: Page) {
   await page.goto(`./questions/${demoIds.pendingYesNo}`);
   await drawer(page).getByRole('button', { name: 'Cancel question' }).click(firstVisit);
   await page
@@ -137,9 +139,14 @@ test('Reset demo brings the made-up data back', async ({ page }) => {
     .getByRole('button', { name: 'Cancel question' })
     .click();
   await expect(page.getByText('Question cancelled')).toBeVisible();
+  // A cancel waits its few seconds of undo before it is sent.
   await expect
     .poll(async () => (await demoCall(page, demoIds.pendingYesNo))?.status, { timeout: 30_000 })
     .toBe('cancelled');
+}
+
+test('Reset demo brings the made-up data back', async ({ page }) => {
+  await cancelByLink(page);
   await page.goto('./');
   await expect(row(page, demoIds.pendingYesNo)).toHaveCount(0);
 
@@ -162,15 +169,7 @@ test('Reset demo brings the made-up data back', async ({ page }) => {
 test('Reset demo asks before it erases what the visitor did; Keep my changes keeps them', async ({
   page,
 }) => {
-  await page.goto(`./questions/${demoIds.pendingYesNo}`);
-  await drawer(page).getByRole('button', { name: 'Cancel question' }).click(firstVisit);
-  await page
-    .getByRole('dialog', { name: 'Cancel this question?' })
-    .getByRole('button', { name: 'Cancel question' })
-    .click();
-  await expect
-    .poll(async () => (await demoCall(page, demoIds.pendingYesNo))?.status, { timeout: 30_000 })
-    .toBe('cancelled');
+  await cancelByLink(page);
   const banner = page.getByRole('region', { name: 'Demo' });
   await banner.getByRole('button', { name: 'Reset demo' }).click();
   const ask = banner.getByRole('group', { name: 'Reset the demo?' });

@@ -1,32 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { type Question, REFLEXIO_ORIGIN } from '../api/schemas';
+import { aQuestion } from '@/test/question';
 import { dropHeld, type Held, heldHere, heldKey, holdsBack, keepHeld, readHeld } from './outbox';
 
-function question(patch: Partial<Question>): Question {
-  return {
-    id: 'q',
-    source: REFLEXIO_ORIGIN,
-    status: 'pending',
-    toolName: 'ask_human',
-    questionText: 'Q?',
-    answerFormat: null,
-    tags: [],
-    userId: null,
-    createdAt: null,
-    expiresAt: null,
-    resolvedAt: null,
-    validUntil: null,
-    result: null,
-    notApplicable: false,
-    args: null,
-    scope: null,
-    supersededBy: null,
-    scopeHash: null,
-    dedupKey: null,
-    asker: null,
-    ...patch,
-  };
-}
+const question = aQuestion;
 
 const vertesia = question({ source: { id: 'vertesia', kind: 'vertesia', label: 'Vertesia' } });
 const bilby = question({ source: { id: 'bilby', kind: 'bilby', label: 'Bilby' } });
