@@ -105,7 +105,7 @@ test('keyboard-only triage: shortcuts never land in an answer or a draft', async
   await expectOpen(page, ids, 6);
   // Shortcut letters typed in the box are the answer, nothing else.
   await expect(box()).toBeFocused();
-  await page.keyboard.type('n c x e');
+  await page.keyboard.type('no: n c x e');
   await page.keyboard.press('Control+Enter');
   await expectOpen(page, ids, 7);
   for (const next of [8, 9]) {
@@ -131,7 +131,7 @@ test('keyboard-only triage: shortcuts never land in an answer or a draft', async
   expect(byId.get(ids[3] as string)?.status).toBe('pending');
   expect(byId.get(ids[4] as string)?.status).toBe('cancelled');
   expect(byId.get(ids[5] as string)?.result).toEqual({ answer: 'No' });
-  expect(byId.get(ids[6] as string)?.result).toEqual({ answer: 'n c x e' });
+  expect(byId.get(ids[6] as string)?.result).toEqual({ answer: 'no: n c x e' });
   expect(byId.get(ids[7] as string)?.result).toEqual({ answer: 'Yes' });
   expect(byId.get(ids[8] as string)?.result).toEqual({ answer: 'Yes' });
   expect(byId.get(ids[9] as string)?.status).toBe('pending');
