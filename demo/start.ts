@@ -102,8 +102,35 @@ function banner(root: URL): HTMLElement {
   const status = document.createElement('p');
   status.className = 'demo-banner-status';
   status.setAttribute('role', 'status');
-  reset.addEventListener('click', async () => {
-    reset.disabled = true;
+  // Reset wipes what the visitor did (answers, the trail, claims): asked first, in the banner.
+  const ask = document.createElement('div');
+  ask.className = 'demo-banner-ask';
+  ask.setAttribute('role', 'group');
+  ask.setAttribute('aria-label', 'Reset the demo?');
+  ask.hidden = true;
+  const askText = document.createElement('p');
+  askText.textContent =
+    'Reset the demo? Your answers, the trail of who did what and the claims are erased, and the made-up data comes back.';
+  const confirm = document.createElement('button');
+  confirm.type = 'button';
+  confirm.textContent = 'Erase and reset';
+  const keep = document.createElement('button');
+  keep.type = 'button';
+  keep.textContent = 'Keep my changes';
+  ask.append(askText, confirm, keep);
+  const asking = (on: boolean) => {
+    ask.hidden = !on;
+    reset.hidden = on;
+    (on ? keep : reset).focus();
+  };
+  reset.addEventListener('click', () => asking(true));
+  keep.addEventListener('click', () => asking(false));
+  ask.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') asking(false);
+  });
+  confirm.addEventListener('click', async () => {
+    confirm.disabled = true;
+    keep.disabled = true;
     status.textContent = 'Resetting…';
     try {
       const responses = await Promise.all(
@@ -117,13 +144,21 @@ function banner(root: URL): HTMLElement {
       );
       const failed = responses.find((response) => !response.ok);
       if (failed) throw new Error(`HTTP ${failed.status}`);
+      // Actions still waiting with their undo (src/features/questions/utils/outbox.ts) belong to
+      // the data just erased: they must not be sent into the fresh one after the reload.
+      try {
+        localStorage.removeItem('qi:outbox');
+      } catch {
+        // Storage refused: nothing was kept there either.
+      }
       window.location.reload();
     } catch (error) {
-      reset.disabled = false;
+      confirm.disabled = false;
+      keep.disabled = false;
       status.textContent = `The demo could not be reset (${error instanceof Error ? error.message : 'unknown error'}). Reload the page and try again.`;
     }
   });
-  section.append(text, reset, status);
+  section.append(text, reset, ask, status);
   return section;
 }
 

@@ -82,7 +82,24 @@ export class MockControl {
   }
 }
 
-export const test = base.extend<{ mock: MockControl }>({
+export const test = base.extend<{ mock: MockControl; undoSeconds: number; undoWindow: undefined }>({
+  /**
+   * The few seconds a final action waits with Undo (config.json `undoSeconds`): 0 in the journeys,
+   * which look at what was sent right after sending it, unless one sets it
+   * (`test.use({ undoSeconds: 30 })`, as e2e/undo.spec.ts does).
+   */
+  undoSeconds: [0, { option: true }],
+  undoWindow: [
+    async ({ context, undoSeconds }, use) => {
+      await context.route(/\/config\.json$/, async (route) => {
+        const response = await route.fetch();
+        const config = (await response.json()) as Record<string, unknown>;
+        await route.fulfill({ response, json: { ...config, undoSeconds } });
+      });
+      await use(undefined);
+    },
+    { auto: true },
+  ],
   // Automatic: every test gets its own tenant of the mock, even one that never calls it.
   mock: [
     async ({ context, request, baseURL }, use, testInfo) => {

@@ -110,7 +110,7 @@ test('one ask refused: "Answered 2 of 3", why it failed, and it stays selected',
   await page.goto(`questions/${ids[0]}?asks=all`);
   const panel = drawer(page);
   await expect(panel.getByRole('list', { name: '3 asks' }).getByRole('listitem')).toHaveCount(3);
-  await panel.getByRole('textbox', { name: 'Answer' }).fill('Not tonight');
+  await panel.getByRole('textbox', { name: 'Answer' }).fill('No, not tonight');
   await panel.getByRole('button', { name: 'Answer', exact: true }).click();
 
   const result = panel.getByRole('status').filter({ hasText: 'Answered 2 of 3.' });
@@ -121,7 +121,7 @@ test('one ask refused: "Answered 2 of 3", why it failed, and it stays selected',
   const calls = new Map((await mock.calls()).map((call) => [call.id, call]));
   expect(calls.get(refused)?.status).toBe('pending');
   for (const id of [ids[0], ids[2]] as string[])
-    expect(calls.get(id)?.result).toEqual({ answer: 'Not tonight' });
+    expect(calls.get(id)?.result).toEqual({ answer: 'No, not tonight' });
 
   // The failed ask stays selected in the list.
   await panel.getByRole('button', { name: 'Close question' }).click();

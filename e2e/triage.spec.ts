@@ -68,7 +68,7 @@ test('keyboard-only triage: shortcuts never land in an answer or a draft', async
   await expectOpen(page, ids, 1);
   await expect(box()).toBeFocused();
   // Typed in the box, letters are the answer.
-  await page.keyboard.type('jk ok');
+  await page.keyboard.type('no, jk ok');
   await page.keyboard.press('Control+Enter');
   await expectOpen(page, ids, 2);
   await expect(box()).toBeFocused();
@@ -105,7 +105,7 @@ test('keyboard-only triage: shortcuts never land in an answer or a draft', async
   await expectOpen(page, ids, 6);
   // Shortcut letters typed in the box are the answer, nothing else.
   await expect(box()).toBeFocused();
-  await page.keyboard.type('n c x e');
+  await page.keyboard.type('no: n c x e');
   await page.keyboard.press('Control+Enter');
   await expectOpen(page, ids, 7);
   for (const next of [8, 9]) {
@@ -126,12 +126,12 @@ test('keyboard-only triage: shortcuts never land in an answer or a draft', async
   const calls = await mock.calls();
   const byId = new Map(calls.map((call) => [call.id, call]));
   expect(byId.get(ids[0] as string)?.result).toEqual({ answer: 'Yes' });
-  expect(byId.get(ids[1] as string)?.result).toEqual({ answer: 'jk ok' });
+  expect(byId.get(ids[1] as string)?.result).toEqual({ answer: 'no, jk ok' });
   expect(byId.get(ids[2] as string)?.result).toMatchObject({ not_applicable: true });
   expect(byId.get(ids[3] as string)?.status).toBe('pending');
   expect(byId.get(ids[4] as string)?.status).toBe('cancelled');
   expect(byId.get(ids[5] as string)?.result).toEqual({ answer: 'No' });
-  expect(byId.get(ids[6] as string)?.result).toEqual({ answer: 'n c x e' });
+  expect(byId.get(ids[6] as string)?.result).toEqual({ answer: 'no: n c x e' });
   expect(byId.get(ids[7] as string)?.result).toEqual({ answer: 'Yes' });
   expect(byId.get(ids[8] as string)?.result).toEqual({ answer: 'Yes' });
   expect(byId.get(ids[9] as string)?.status).toBe('pending');

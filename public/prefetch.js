@@ -51,7 +51,8 @@
     if (!isObject(settings)) return false;
     const { apiBaseUrl, sources, pollIntervalMs, notifyPollIntervalMs, auth, headers, embed } =
       settings;
-    const { claimMinutes, maxClaims, responseTargetMinutes, insightsPerReviewer } = settings;
+    const { claimMinutes, maxClaims, responseTargetMinutes, insightsPerReviewer, undoSeconds } =
+      settings;
     return (
       onlyKeys(settings, [
         'apiBaseUrl',
@@ -65,9 +66,11 @@
         'maxClaims',
         'responseTargetMinutes',
         'insightsPerReviewer',
+        'undoSeconds',
       ]) &&
       optionalNumber(responseTargetMinutes, 1, 10080) &&
       (insightsPerReviewer === undefined || typeof insightsPerReviewer === 'boolean') &&
+      optionalNumber(undoSeconds, 0, 60) &&
       optionalNumber(claimMinutes, 0.05, 1440) &&
       (maxClaims === undefined ||
         (Number.isInteger(maxClaims) && maxClaims >= 1 && maxClaims <= 10000)) &&

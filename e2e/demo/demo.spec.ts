@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { demoIds } from '../../mock/seed';
 import { expectNoA11yViolations } from '../fixtures';
 import { demoCall, drawer, expect, row, test } from './fixtures';
@@ -91,7 +92,10 @@ test('cancel a question', async ({ page }) => {
   await confirm.getByRole('button', { name: 'Cancel question' }).click();
   await expect(page.getByText('Question cancelled')).toBeVisible();
   await expect(drawer(page).getByText('This question was cancelled')).toBeVisible();
-  expect((await demoCall(page, demoIds.pendingYesNo))?.status).toBe('cancelled');
+  // A cancel waits its few seconds of undo before it is sent.
+  await expect
+    .poll(async () => (await demoCall(page, demoIds.pendingYesNo))?.status, { timeout: 30_000 })
+    .toBe('cancelled');
 });
 
 test('a question opened in the app survives a reload (the worker serves the page)', async ({
@@ -126,7 +130,8 @@ test('with the network off and the site gone, a reload still works', async ({
   expect((await demoCall(page, demoIds.pendingYesNo))?.status).toBe('resolved');
 });
 
-test('Reset demo brings the made-up data back', async ({ page }) => {
+/** Opens the demo's yes/no question by its link and cancels it, until the cancel has been sent. */
+async function cancelByLink(page: Page) {
   await page.goto(`./questions/${demoIds.pendingYesNo}`);
   await drawer(page).getByRole('button', { name: 'Cancel question' }).click(firstVisit);
   await page
@@ -134,6 +139,14 @@ test('Reset demo brings the made-up data back', async ({ page }) => {
     .getByRole('button', { name: 'Cancel question' })
     .click();
   await expect(page.getByText('Question cancelled')).toBeVisible();
+  // A cancel waits its few seconds of undo before it is sent.
+  await expect
+    .poll(async () => (await demoCall(page, demoIds.pendingYesNo))?.status, { timeout: 30_000 })
+    .toBe('cancelled');
+}
+
+test('Reset demo brings the made-up data back', async ({ page }) => {
+  await cancelByLink(page);
   await page.goto('./');
   await expect(row(page, demoIds.pendingYesNo)).toHaveCount(0);
 
@@ -144,7 +157,43 @@ test('Reset demo brings the made-up data back', async ({ page }) => {
     .getByRole('region', { name: 'Demo' })
     .getByRole('button', { name: 'Reset demo' })
     .click();
+  await page
+    .getByRole('group', { name: 'Reset the demo?' })
+    .getByRole('button', { name: 'Erase and reset' })
+    .click();
   await reloaded;
   await expect(row(page, demoIds.pendingYesNo)).toBeVisible();
   expect((await demoCall(page, demoIds.pendingYesNo))?.status).toBe('pending');
+});
+
+test('Reset demo asks before it erases what the visitor did; Keep my changes keeps them', async ({
+  page,
+}) => {
+  await cancelByLink(page);
+  const banner = page.getByRole('region', { name: 'Demo' });
+  await banner.getByRole('button', { name: 'Reset demo' }).click();
+  const ask = banner.getByRole('group', { name: 'Reset the demo?' });
+  await expect(ask).toContainText(
+    'Your answers, the trail of who did what and the claims are erased',
+  );
+  await expect(ask.getByRole('button', { name: 'Keep my changes' })).toBeFocused();
+  await expectNoA11yViolations(page, '[aria-label="Demo"]');
+  await ask.getByRole('button', { name: 'Keep my changes' }).click();
+  await expect(ask).toBeHidden();
+  await expect(banner.getByRole('button', { name: 'Reset demo' })).toBeFocused();
+  expect((await demoCall(page, demoIds.pendingYesNo))?.status).toBe('cancelled');
+});
+
+test('a link to a question lower in the list keeps the demo banner and the status tabs in view', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`./#/questions/${demoIds.longText}`);
+  await expect(drawer(page).getByRole('button', { name: 'Claim' })).toBeVisible(firstVisit);
+  await expect(row(page, demoIds.longText).getByRole('link')).toHaveAttribute(
+    'aria-current',
+    'true',
+  );
+  await expect(page.getByRole('region', { name: 'Demo' })).toBeInViewport();
+  await expect(page.getByRole('radiogroup', { name: 'Status' })).toBeInViewport();
 });

@@ -125,6 +125,10 @@ test('Reset demo brings all three systems back to their made-up data', async ({ 
     .getByRole('region', { name: 'Demo' })
     .getByRole('button', { name: 'Reset demo' })
     .click();
+  await page
+    .getByRole('group', { name: 'Reset the demo?' })
+    .getByRole('button', { name: 'Erase and reset' })
+    .click();
   await reloaded;
   await expect(row(page, demoIds.pendingYesNo)).toBeVisible();
   await expect(row(page, refundId)).toBeVisible();

@@ -67,6 +67,10 @@ test('answer as the named visitor; History, the row, Activity and its CSV say so
     .getByRole('region', { name: 'Demo' })
     .getByRole('button', { name: 'Reset demo' })
     .click();
+  await page
+    .getByRole('group', { name: 'Reset the demo?' })
+    .getByRole('button', { name: 'Erase and reset' })
+    .click();
   await expect(page.getByText('Nothing has been done through the portal yet.')).toBeVisible();
 });
 

@@ -25,6 +25,7 @@ describe('runtime config', () => {
         claimMinutes: 15,
         maxClaims: 50,
         insightsPerReviewer: true,
+        undoSeconds: 5,
       },
     });
   });

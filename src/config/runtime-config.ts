@@ -122,6 +122,9 @@ const fileSchema = z.strictObject({
   // The portal server reads them from the config.json it serves (CLAIM_MINUTES and MAX_CLAIMS
   // override them there).
   claimMinutes: z._default(z.number().check(z.gte(0.05), z.lte(1440)), 15),
+  // A final action (a JSON result, an answer that cannot be edited, a cancel) waits this long,
+  // undoable, before it is sent (docs/using.md); 0 sends at once.
+  undoSeconds: z._default(z.number().check(z.gte(0), z.lte(60)), 5),
   maxClaims: z._default(z.int().check(z.gte(1), z.lte(10_000)), 50),
   // Insights (docs/insights.md): the team's target for how long agents wait, drawn on the chart;
   // whether the page shows actions per reviewer (the server reads it too: INSIGHTS_PER_REVIEWER).

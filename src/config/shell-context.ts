@@ -78,15 +78,3 @@ export interface TeamParts {
    */
   Team: Part<TeamPlace>;
 }
-
-/**
- * Dispatched on `document` before an answer is sent, cancelable; `detail`: the question's `id`,
- * its `source` id and `go()`, which sends it. Whoever cancels it (the team's part, to ask
- * whether to answer a question someone else holds) calls `go` if the reviewer still wants to.
- */
-export const ANSWER_EVENT = 'questions-inbox:answer';
-export interface AnswerEventDetail {
-  id: string;
-  source: string;
-  go: () => void;
-}

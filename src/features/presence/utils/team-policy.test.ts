@@ -65,6 +65,19 @@ describe('team policy', () => {
     expect(claimOn(state, question, now + 11 * 60_000 + 1)).toBeNull();
   });
 
+  it('never says more minutes than the claim was taken for, though the clock lags a tick', () => {
+    const claimedAt = now;
+    const claim = {
+      ...(state.claims[0] as (typeof state.claims)[number]),
+      claimedAt: new Date(claimedAt).toISOString(),
+      expiresAt: new Date(claimedAt + 15 * 60_000).toISOString(),
+    };
+    // The page's estimate of the server's time is up to a second behind it.
+    expect(minutesLeft(claim, claimedAt - 800)).toBe(15);
+    expect(minutesLeft(claim, claimedAt + 60_000)).toBe(14);
+    expect(minutesLeft({ ...claim, claimedAt: 'garbled' }, claimedAt + 60_000)).toBe(14);
+  });
+
   it('filters by claim: anyone, mine, unclaimed; anything else is no filter', () => {
     expect(parseClaimedFilter('bogus')).toBeNull();
     const keep = (filter: string, q = question, me = 'me@x') =>

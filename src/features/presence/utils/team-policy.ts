@@ -35,9 +35,16 @@ export function claimOn(
   );
 }
 
-/** Whole minutes left, rounded up: "12 min left" until the last minute says "1 min left". */
+/**
+ * Whole minutes left, rounded up: "12 min left" until the last minute says "1 min left"; never
+ * more than the claim was taken for (the page's estimate of the server's time may lag it by up to
+ * a tick, which made a fresh 15-minute claim say "16 min left").
+ */
 export function minutesLeft(claim: Claim, now: number): number {
-  return Math.max(1, Math.ceil((Date.parse(claim.expiresAt) - now) / 60_000));
+  const expires = Date.parse(claim.expiresAt);
+  const length = Math.ceil((expires - Date.parse(claim.claimedAt)) / 60_000);
+  const left = Math.ceil((expires - now) / 60_000);
+  return Math.max(1, length > 0 ? Math.min(length, left) : left);
 }
 
 export const claimedFilters = ['anyone', 'mine', 'unclaimed'] as const;

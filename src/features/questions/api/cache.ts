@@ -20,6 +20,15 @@ export function upsertIntoList(list: QuestionList, key: ListKey, question: Quest
   return { ...list, questions: [...list.questions, question].sort(compareNewest) };
 }
 
+/**
+ * Puts an action's change into a cached list without making the list look freshly read: "Updated
+ * …" and "Refresh failed" go by the server's last answer, and an action is not one.
+ */
+function rewriteList(queryClient: QueryClient, queryKey: readonly unknown[], list: QuestionList) {
+  const readAt = queryClient.getQueryState(queryKey)?.dataUpdatedAt;
+  queryClient.setQueryData(queryKey, list, readAt ? { updatedAt: readAt } : undefined);
+}
+
 /** Writes one question into its detail entry and every cached list at once. */
 export function writeQuestion(queryClient: QueryClient, question: Question): void {
   queryClient.setQueryData(questionKeys.detail(question.id), question);
@@ -28,7 +37,7 @@ export function writeQuestion(queryClient: QueryClient, question: Question): voi
   })) {
     if (!list) continue;
     const key = queryKey[2] as ListKey;
-    queryClient.setQueryData(queryKey, upsertIntoList(list, key, question));
+    rewriteList(queryClient, queryKey, upsertIntoList(list, key, question));
   }
 }
 
@@ -38,7 +47,7 @@ export function forgetQuestion(queryClient: QueryClient, id: string): void {
     queryKey: questionKeys.lists(),
   })) {
     if (!list) continue;
-    queryClient.setQueryData(queryKey, {
+    rewriteList(queryClient, queryKey, {
       ...list,
       questions: list.questions.filter((q) => q.id !== id),
     });

@@ -14,6 +14,11 @@ interface ActionVars extends SentTogether {
    * reviewer typed on meanwhile (then the newer draft stays).
    */
   draftText?: string;
+  /**
+   * Waited for before anything is sent (a final action's few seconds of undo, utils/outbox.ts);
+   * a rejection sends nothing and undoes what is shown, as a refusal would.
+   */
+  hold?: () => Promise<void>;
 }
 
 interface ActionSpec<TVars extends ActionVars> {
@@ -36,7 +41,10 @@ function useQuestionAction<TVars extends ActionVars>(spec: ActionSpec<TVars>) {
   const clock = useClock();
   return useMutation({
     mutationKey: [...ACTION_KEY, spec.kind],
-    mutationFn: (vars: TVars) => spec.send(source, vars),
+    mutationFn: async (vars: TVars) => {
+      await vars.hold?.();
+      return spec.send(source, vars);
+    },
     onMutate: async (vars) => {
       // Reads already under way would land the old state over the optimistic one; reads started
       // from now on wait for this action to settle (see questionQueries).
@@ -134,7 +142,7 @@ export function useMarkNotApplicable() {
 }
 
 export function useCancelQuestion() {
-  return useQuestionAction<{ id: string }>({
+  return useQuestionAction<ActionVars>({
     kind: 'cancel',
     send: (source, { id }) => source.cancel(id),
     optimistic: (question) => ({ ...question, status: 'cancelled' }),

@@ -60,6 +60,11 @@ export interface Question {
   questionText: string;
   userId: string | null;
   tags: string[];
+  /**
+   * Who asked, by name, where the system says (Vertesia's agent, Bilby's conversation title): on
+   * the row beside the tags, and found by search; not a tag, so not in the Tag picker.
+   */
+  askerName?: string | null;
   answerFormat: string | null;
   args: Record<string, unknown> | null;
   scope: Record<string, unknown> | null;

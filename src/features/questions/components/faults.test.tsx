@@ -203,11 +203,11 @@ describe('an action fails', () => {
       detail: 'Not authenticated',
       match: { method: 'POST' },
     });
-    await user.type(within(dialog).getByRole('textbox', { name: 'Answer' }), 'Keep me');
+    await user.type(within(dialog).getByRole('textbox', { name: 'Answer' }), 'Yes, keep me');
     await user.click(within(dialog).getByRole('button', { name: 'Answer' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('Your session has ended');
     expect(Object.keys(localStorage).filter((key) => key.includes(':draft:'))).toHaveLength(1);
-    expect(within(dialog).getByRole('textbox', { name: 'Answer' })).toHaveValue('Keep me');
+    expect(within(dialog).getByRole('textbox', { name: 'Answer' })).toHaveValue('Yes, keep me');
   });
 
   /**

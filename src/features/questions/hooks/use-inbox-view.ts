@@ -40,13 +40,15 @@ export function useInboxView(filters: InboxFilters, typedQuery: string, whenIdle
   // With a tag, user, source or search filter on, the status filter says "2 of 20": every status
   // once the complete list is in, else the view's own.
   const complete = all.data && !all.data.truncated ? all.data : undefined;
+  // The Claimed filter narrows too: "Pending 0 of 40", and "Clear filters" when it hides them all.
+  const narrowed = hasNarrowingFilters(liveFilters) || keep !== null;
   const counts = useMemo(() => {
-    if (!hasNarrowingFilters(liveFilters)) return totals;
+    if (!narrowed) return totals;
     const shown = complete
-      ? shownPerStatus(complete.questions, liveFilters, visible)
+      ? shownPerStatus(complete.questions, liveFilters, visible, keep)
       : { [liveFilters.status]: visible.length };
     return withShown(totals, shown);
-  }, [totals, complete, liveFilters, visible]);
+  }, [totals, complete, liveFilters, visible, keep, narrowed]);
 
   const listShown = listData !== undefined;
   useEffect(() => {
@@ -63,5 +65,16 @@ export function useInboxView(filters: InboxFilters, typedQuery: string, whenIdle
     [facetSource],
   );
 
-  return { view, pending, counts, liveFilters, visible, visibleIds, tags, users, setKeep };
+  return {
+    view,
+    pending,
+    counts,
+    liveFilters,
+    narrowed,
+    visible,
+    visibleIds,
+    tags,
+    users,
+    setKeep,
+  };
 }

@@ -29,6 +29,7 @@ function toInboxQuestion(origin: QuestionOrigin, question: SourceQuestion): Ques
     questionText: question.text,
     userId: question.user,
     tags: question.tags,
+    askerName: question.askerName,
     answerFormat: null,
     args: null,
     scope: null,

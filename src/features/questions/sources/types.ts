@@ -74,8 +74,10 @@ export interface SourceQuestion {
   answerText: string | null;
   /** Who asked: Vertesia `agentName`; null where the source does not say. */
   agent: string | null;
-  /** Filterable labels: Vertesia agent name, Bilby conversation title. */
+  /** Labels the system gives the question itself (none yet: Vertesia and Bilby have none). */
   tags: string[];
+  /** Who asked, by name: Vertesia's agent, Bilby's conversation title (shown, not a tag). */
+  askerName: string | null;
   /** The person the question is about or for, where the source has one (Reflexio `user_id`). */
   user: string | null;
   /** Further facts shown in the drawer, in order. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   checkAnswer,
   checkJsonResult,
+  fitsChoices,
   jsonArgumentsStart,
   jsonResultTemplate,
   MAX_ANSWER_LENGTH,
@@ -21,6 +22,23 @@ describe('quickAnswers', () => {
     [null, []],
   ])('%s → %j', (format, answers) => {
     expect(quickAnswers(format)).toEqual(answers);
+  });
+});
+
+describe('fitsChoices', () => {
+  it.each([
+    ['yes', 'yes/no', true],
+    [' No. ', 'yes/no', true],
+    ['Yes, but only for March', 'yes/no', true],
+    ['Not tonight', 'yes/no', false],
+    ['Nope', 'yes/no', false],
+    ['yes', 'one of: now, after cut-off', false],
+    ['After  cut-off', 'one of: now, after cut-off', true],
+    ['Open the ticket today', 'one of: open ticket, wait for month-end report', false],
+    ['anything at all', 'free text', true],
+    ['anything at all', null, true],
+  ])('%j for %j → %s', (answer, format, fits) => {
+    expect(fitsChoices(answer, quickAnswers(format))).toBe(fits);
   });
 });
 

@@ -12,6 +12,32 @@ export function quickAnswers(format: string | null): string[] {
   return options.length >= 2 && options.length <= 8 ? [...new Set(options)] : [];
 }
 
+/** An answer as a choice is compared: case, spaces, quotes and a final full stop aside. */
+function asChoice(text: string): string {
+  return text
+    .trim()
+    .replace(/^["'“”]+|["'“”.]+$/g, '')
+    .replace(/\s+/g, ' ')
+    .toLocaleLowerCase();
+}
+
+/**
+ * Whether `answer` is one of the choices its format offers, alone or first with its reasons
+ * after it ("yes" and "Yes, but only for March" for "yes/no"; "yes" is none of "now, after
+ * cut-off"). Free-text formats take anything.
+ */
+export function fitsChoices(answer: string, choices: readonly string[]): boolean {
+  if (choices.length === 0) return true;
+  const given = asChoice(answer);
+  return choices.some((choice) => {
+    const wanted = asChoice(choice);
+    return (
+      given === wanted ||
+      (given.startsWith(wanted) && /^[\s,;:.(—–-]/.test(given.slice(wanted.length)))
+    );
+  });
+}
+
 /** Answers longer than this are refused before sending: well under any server or proxy body limit. */
 export const MAX_ANSWER_LENGTH = 20_000;
 

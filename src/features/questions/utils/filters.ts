@@ -81,6 +81,7 @@ function haystack(question: Question): string {
     text = [
       question.questionText,
       question.tags.join(' '),
+      question.askerName ?? '',
       question.userId ?? '',
       question.toolName,
       question.id,
@@ -158,8 +159,8 @@ export function applyFilters(questions: Question[], filters: InboxFilters): Ques
 }
 
 /**
- * How many questions of each status pass the tag, user, source and search filters: the "2" of the
- * status filter's "2 of 20". Null while no such filter is on. `view`, the questions the view shows
+ * How many questions of each status pass the tag, user, source and search filters (and `keep`):
+ * the "2" of the status filter's "2 of 20". Null while no such filter is on. `view`, the questions the view shows
  * (`applyFilters` of the same filters), is counted as it is: only the other statuses are searched
  * in `questions` (at 10,000 questions, one pass of the search fewer on every keystroke), and the
  * view's own count is what the reviewer sees.
@@ -168,8 +169,10 @@ export function shownPerStatus(
   questions: Question[],
   filters: InboxFilters,
   view?: Question[],
+  /** Another part's filter on top (the Claimed filter), or null. */
+  keep?: ((question: Question) => boolean) | null,
 ): Partial<Record<StatusFilter, number>> | null {
-  if (!hasNarrowingFilters(filters)) return null;
+  if (!hasNarrowingFilters(filters) && !keep) return null;
   const shown: Partial<Record<StatusFilter, number>> = { all: 0 };
   const tally = (question: Question) => {
     shown.all = (shown.all ?? 0) + 1;
@@ -181,7 +184,7 @@ export function shownPerStatus(
     const passes = narrowing(filters);
     for (const question of questions) {
       if (view && question.status === filters.status) continue;
-      if (passes(question)) tally(question);
+      if (passes(question) && (!keep || keep(question))) tally(question);
     }
     if (view) {
       shown.all = (shown.all ?? 0) + view.length;

@@ -26,6 +26,7 @@ const question = z.looseObject({
   questionText: z.string(),
   userId: z.nullable(z.string()),
   tags: z.array(z.string()),
+  askerName: z.optional(z.nullable(z.string())),
   answerFormat: z.nullable(z.string()),
   args: json,
   scope: json,

@@ -23,7 +23,7 @@ import {
   useState,
 } from 'react';
 import { JsonBlock } from '@/components/json-block';
-import { ANSWER_EVENT } from '@/config/shell-context';
+import { ANSWER_EVENT } from '@/config/team-asks';
 import { isApiError } from '@/lib/api-client';
 import { useClock, useHasPassed, useNow } from '@/lib/clock';
 import { describeSeconds, formatDuration } from '@/lib/format-time';
@@ -31,11 +31,13 @@ import { useResolveQuestion, useUpdateAnswer } from '../../api/mutations';
 import type { Question } from '../../api/schemas';
 import { useDraft } from '../../hooks/use-drafts';
 import { useDrawerFlow } from '../../hooks/use-drawer-flow';
+import { useHoldBack } from '../../hooks/use-hold-back';
 import { useRecentAnswers } from '../../hooks/use-recent-answers';
 import { isTextField, useKeys } from '../../hooks/use-shortcuts';
 import {
   checkAnswer,
   checkJsonResult,
+  fitsChoices,
   jsonArgumentsStart,
   jsonResultTemplate,
   MAX_ANSWER_LENGTH,
@@ -100,6 +102,49 @@ function RetryWait({ until }: { until: number }) {
   );
 }
 
+/**
+ * Asked before an answer that is none of the choices the question's format offers goes: the agent
+ * asked for one of them and may not understand anything else. With the focus on it.
+ */
+function OffChoicesAsk({
+  answer,
+  choices,
+  onSend,
+  onKeep,
+}: {
+  answer: string;
+  choices: readonly string[];
+  onSend: () => void;
+  onKeep: () => void;
+}) {
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => box.current?.focus(), []);
+  return (
+    <Stack
+      gap="xs"
+      ref={box}
+      tabIndex={-1}
+      role="alertdialog"
+      aria-label="Send an answer that is none of the choices?"
+      className={classes.ask}
+    >
+      <Text size="sm">
+        “<span dir="auto">{answer.length > 80 ? `${answer.slice(0, 80)}…` : answer}</span>” is none
+        of the answers this question asks for ({choices.join(', ')}): the agent may not understand
+        it. Send it anyway?
+      </Text>
+      <Group gap="xs">
+        <Button size="compact-sm" onClick={onSend}>
+          Send anyway
+        </Button>
+        <Button size="compact-sm" variant="default" onClick={onKeep}>
+          Keep editing
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
 /** The box, or the first of the fields: where `a`, Enter and "answer and next" put the cursor. */
 function answerField(box: HTMLElement | null, fields: HTMLElement | null): HTMLElement | null {
   return box ?? fields?.querySelector<HTMLElement>('textarea, input:not([type="hidden"])') ?? null;
@@ -153,8 +198,17 @@ export function AnswerForm({
     validForSeconds: number | undefined;
     draftText: string;
   } | null>(null);
+  // An answer that is none of the choices its format offers, held until the reviewer says send.
+  const [offChoices, setOffChoices] = useState<string | null>(null);
   const resolve = useResolveQuestion();
   const update = useUpdateAnswer();
+  const holdBack = useHoldBack();
+  /** A final answer waits its few seconds of undo (the runner sends it); the drawer moves on. */
+  const heldBack = (vars: Parameters<typeof holdBack>[2]) => {
+    if (!holdBack(question, 'resolve', vars)) return false;
+    flow.done(question.id);
+    return true;
+  };
   const mutation = mode === 'edit' ? update : resolve;
   const advancedId = useId();
   // A record holding several questions (or options to choose) is answered one field each.
@@ -217,6 +271,7 @@ export function AnswerForm({
 
   const change = (value: string) => {
     setFieldError(null);
+    setOffChoices(null);
     if (value === baseline) {
       draft.discard();
       setUnsaved(null);
@@ -272,13 +327,14 @@ export function AnswerForm({
     // event and calls `go` once the reviewer says yes. A claim never blocks: it only asks.
     const asking = new CustomEvent(ANSWER_EVENT, {
       cancelable: true,
-      detail: { id: question.id, source: question.source.id, go: send },
+      detail: { id: question.id, source: question.source.id, go: () => send() },
     });
     if (document.dispatchEvent(asking)) send();
   };
 
-  const send = () => {
+  const send = (anyway = false) => {
     setServerError(null);
+    setOffChoices(null);
     const validity = parseValidFor(validFor);
     setValidForError(validity.ok ? null : validity.message);
     if (!validity.ok) setAdvanced(true);
@@ -293,6 +349,15 @@ export function AnswerForm({
         onAnswer({ answer: summary, answers: check.answers, validForSeconds, draftText: text });
         return;
       }
+      if (
+        heldBack({
+          result: { answer: summary },
+          answers: check.answers,
+          validForSeconds,
+          draftText: text,
+        })
+      )
+        return;
       resolve.mutate(
         {
           id: question.id,
@@ -325,6 +390,11 @@ export function AnswerForm({
     }
     setFieldError(message);
     if (!check.ok || message || !validity.ok) return;
+    // The agent asked for one of these: anything else it may not understand. Asked, not refused.
+    if (!anyway && !fitsChoices(check.answer, formats)) {
+      setOffChoices(check.answer);
+      return;
+    }
     // A free-text answer the server accepted is offered again on the next free-text question.
     const remembering = {
       ...callbacks,
@@ -340,7 +410,7 @@ export function AnswerForm({
         { id: question.id, answer: check.answer, validForSeconds, draftText: text },
         remembering,
       );
-    } else {
+    } else if (!heldBack({ result: { answer: check.answer }, validForSeconds, draftText: text })) {
       resolve.mutate(
         { id: question.id, result: { answer: check.answer }, validForSeconds, draftText: text },
         remembering,
@@ -367,6 +437,7 @@ export function AnswerForm({
     if (!confirming) return;
     const { result, validForSeconds, draftText } = confirming;
     setConfirming(null);
+    if (heldBack({ result, validForSeconds, draftText })) return;
     resolve.mutate({ id: question.id, result, validForSeconds, draftText }, callbacks);
   };
 
@@ -390,11 +461,11 @@ export function AnswerForm({
         <Group
           gap={6}
           role="group"
-          aria-label={recent.length > 0 ? 'Recent answers' : 'Quick answers'}
+          aria-label={recent.length > 0 ? 'Recent answers' : 'Answer choices'}
           className={classes.choices}
         >
           <Text size="sm" c="dimmed">
-            {recent.length > 0 ? 'Your recent answers:' : 'Quick answer:'}
+            {recent.length > 0 ? 'Your recent answers:' : 'Answer with one of:'}
           </Text>
           {choices.map((option, index) => (
             <Button
@@ -588,6 +659,17 @@ export function AnswerForm({
             </Group>
           </Stack>
         </Modal>
+      )}
+      {offChoices !== null && !closed && (
+        <OffChoicesAsk
+          answer={offChoices}
+          choices={formats}
+          onSend={() => send(true)}
+          onKeep={() => {
+            setOffChoices(null);
+            box.current?.focus();
+          }}
+        />
       )}
       {serverError !== null && (
         <ActionError error={serverError} onRetry={closed ? undefined : () => submit()} />

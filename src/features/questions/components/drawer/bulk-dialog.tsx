@@ -3,7 +3,8 @@ import '@mantine/core/styles/ModalBase.layer.css';
 import '@mantine/core/styles/Modal.layer.css';
 import '@mantine/core/styles/Input.layer.css';
 import { Alert, Button, Group, List, Modal, Stack, Text, Textarea } from '@mantine/core';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
+import { HOLDERS_EVENT, type HoldersEventDetail } from '@/config/team-asks';
 import { isApiError } from '@/lib/api-client';
 import type { Question } from '../../api/schemas';
 import { useBulkRun } from '../../hooks/use-bulk-run';
@@ -75,6 +76,25 @@ export function questionsWord(count: number): string {
   return `${count} question${count === 1 ? '' : 's'}`;
 }
 
+/**
+ * Which of `questions` someone else has claimed, and who: asked of the team's part, which answers
+ * when it is loaded (no portal server, or not yet: none).
+ */
+export function claimedByOthers(questions: readonly Question[]): Map<Question, string> {
+  const detail: HoldersEventDetail = { questions, holders: new Map() };
+  document.dispatchEvent(new CustomEvent(HOLDERS_EVENT, { detail }));
+  return detail.holders as Map<Question, string>;
+}
+
+/** "bob has claimed 1 of them", "2 of them are claimed by others (bob, carol)". */
+function claimedNote(holders: ReadonlyMap<Question, string>, total: number): string {
+  const names = [...new Set(holders.values())];
+  const count = holders.size === total ? 'all of them' : `${holders.size} of them`;
+  return names.length === 1
+    ? `${names[0]} has claimed ${count}.`
+    : `${count[0]?.toUpperCase()}${count.slice(1)} ${holders.size === 1 ? 'is' : 'are'} claimed by others (${names.join(', ')}).`;
+}
+
 export interface BulkDialogProps {
   action: BulkAction | null;
   questions: Question[];
@@ -93,19 +113,27 @@ export function BulkDialog({ action, questions, onClose, onFinished }: BulkDialo
   const [failures, setFailures] = useState<BulkOutcome[] | null>(null);
   const [text, setText] = useState('');
   const [textError, setTextError] = useState<string | null>(null);
+  // Questions someone else holds were left alone at the reviewer's word: they stay selected.
+  const [skipped, setSkipped] = useState<Question[]>([]);
   const { run: runEach, progress } = useBulkRun();
   const running = sent !== null && failures === null;
   const spec = action ? specs[action] : null;
+  // Asked each time the dialog opens: as the drawer asks before answering a claimed question.
+  const holders = useMemo(
+    () => (action ? claimedByOthers(questions) : new Map<Question, string>()),
+    [action, questions],
+  );
 
   const close = () => {
     if (running) return;
     setSent(null);
     setFailures(null);
+    setSkipped([]);
     setTextError(null);
     onClose();
   };
 
-  const run = async () => {
+  const run = async (skipClaimed = false) => {
     if (!action) return;
     let answer = '';
     if (action === 'answer') {
@@ -116,12 +144,14 @@ export function BulkDialog({ action, questions, onClose, onFinished }: BulkDialo
       }
       answer = check.answer;
     }
-    const batch = [...questions];
+    const left = skipClaimed ? questions.filter((question) => holders.has(question)) : [];
+    const batch = questions.filter((question) => !left.includes(question));
+    setSkipped(left);
     setSent(batch);
     const failed = await runEach(action, batch, { answer });
     setFailures(failed);
     if (action === 'answer' && failed.length === 0) setText('');
-    onFinished(failed.map((f) => f.question.id));
+    onFinished([...failed.map((f) => f.question.id), ...left.map((question) => question.id)]);
   };
 
   const total = sent?.length ?? questions.length;
@@ -144,6 +174,26 @@ export function BulkDialog({ action, questions, onClose, onFinished }: BulkDialo
           {failures === null ? (
             <>
               <Text size="sm">{spec.body(sent ?? questions)}</Text>
+              {holders.size > 0 && sent === null && (
+                <Alert
+                  color="orange"
+                  title={claimedNote(holders, total)}
+                  // Orange text on its light background is under AA: the title in the text colour.
+                  styles={{ title: { color: 'var(--mantine-color-text)' } }}
+                  data-testid="bulk-claimed"
+                >
+                  <List size="sm">
+                    {[...holders].map(([question, holder]) => (
+                      <List.Item key={question.id}>
+                        <Text span dir="auto">
+                          “{truncateText(question.questionText, 120) || question.id}”
+                        </Text>{' '}
+                        (claimed by {holder})
+                      </List.Item>
+                    ))}
+                  </List>
+                </Alert>
+              )}
               {action === 'answer' && (
                 <Textarea
                   label="Answer"
@@ -174,8 +224,14 @@ export function BulkDialog({ action, questions, onClose, onFinished }: BulkDialo
                 >
                   Keep them
                 </Button>
+                {holders.size > 0 && holders.size < total && sent === null && (
+                  <Button variant="default" onClick={() => void run(true)}>
+                    Only the unclaimed ({total - holders.size})
+                  </Button>
+                )}
                 <Button color={spec.color} onClick={() => void run()} loading={running}>
-                  {spec.confirm} ({total})
+                  {spec.confirm}
+                  {holders.size > 0 && sent === null ? ' anyway' : ''} ({total})
                 </Button>
               </Group>
             </>
@@ -189,6 +245,8 @@ export function BulkDialog({ action, questions, onClose, onFinished }: BulkDialo
                 {failures.length === 0
                   ? 'Every agent has been told.'
                   : `${questionsWord(failures.length)} failed and stay selected; nothing was sent again. Open one to see where it stands.`}
+                {skipped.length > 0 &&
+                  ` ${questionsWord(skipped.length)} claimed by someone else ${skipped.length === 1 ? 'was' : 'were'} left alone and stay${skipped.length === 1 ? 's' : ''} selected.`}
               </Alert>
               <BulkFailureList failures={failures} />
               <Group justify="flex-end">

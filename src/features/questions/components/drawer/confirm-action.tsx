@@ -6,6 +6,7 @@ import { usePainted } from '@/lib/use-painted';
 import { useCancelQuestion, useMarkNotApplicable } from '../../api/mutations';
 import type { Question } from '../../api/schemas';
 import { useDrawerFlow } from '../../hooks/use-drawer-flow';
+import { useHoldBack } from '../../hooks/use-hold-back';
 import { useKeys } from '../../hooks/use-shortcuts';
 import { notApplicableEffect } from '../../utils/question-policy';
 import { ActionError } from './action-error';
@@ -68,8 +69,15 @@ export function ConfirmAction({ action, question, busy }: ConfirmActionProps) {
     },
   });
 
+  const holdBack = useHoldBack();
   const confirm = () => {
     setError(null);
+    // A final one waits its few seconds of undo (the runner sends it).
+    if (holdBack(question, action)) {
+      setOpened(false);
+      flow.done(question.id);
+      return;
+    }
     mutation.mutate(
       { id: question.id },
       {

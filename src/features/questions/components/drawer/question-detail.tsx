@@ -23,6 +23,7 @@ import type { Question } from '../../api/schemas';
 import { useClosedDraftSeen } from '../../hooks/use-closed-draft-seen';
 import { useDraft } from '../../hooks/use-drafts';
 import { useAnswerAndNextPreference } from '../../hooks/use-drawer-flow';
+import { useHeld } from '../../hooks/use-hold-back';
 import { useStatusNow } from '../../hooks/use-status-now';
 import {
   describeChange,
@@ -46,6 +47,7 @@ import {
   useLookalikeGroup,
   useOpenGroup,
 } from './lookalike-group';
+import { HeldNote } from './outbox-runner';
 import classes from './question-detail.module.css';
 import { QuestionDetails, SupersededLink } from './question-details';
 
@@ -180,6 +182,7 @@ function QuestionDetailBody({
   lookalike,
 }: QuestionDetailProps & { lookalike: LookalikeGroupState | null }) {
   const acting = useIsMutating({ predicate: isActionOn(question.id) }) > 0;
+  const held = useHeld(question);
   const hasDraft = useDraft(question.id).draft !== null;
   const policy = questionPolicy(question, useStatusNow(question), { gone, hasDraft, readOnly });
   useClosedDraftSeen(question.id, policy.closed !== null && readOnly === null, hasDraft);
@@ -211,9 +214,9 @@ function QuestionDetailBody({
   useEffect(() => {
     if (!acting) setIdleOffer(policy.offer);
   }, [acting, policy.offer]);
-  const { mode, closedReason, canCancel, canMarkNotApplicable, missing } = acting
-    ? idleOffer
-    : policy.offer;
+  // A final action waiting with its undo is no request in flight: the question shows as it will be.
+  const { mode, closedReason, canCancel, canMarkNotApplicable, missing } =
+    acting && !held ? idleOffer : policy.offer;
   const canAct = closedReason === null;
   const statusLine = useRef<HTMLDivElement>(null);
   const [answerAndNext, setAnswerAndNext] = useAnswerAndNextPreference();
@@ -276,6 +279,8 @@ function QuestionDetailBody({
           </Badge>
         )}
       </Group>
+
+      {held && <HeldNote held={held} />}
 
       <PartBoundary what="The text of this question" resetKey={question.questionText}>
         <QuestionText text={question.questionText} />

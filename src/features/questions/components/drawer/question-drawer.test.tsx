@@ -135,14 +135,14 @@ describe('your recent answers', () => {
   it('keeps an answer typed and sent, not a quick answer the format offers anyway', async () => {
     const { dialog, user } = await openDrawer(demoIds.pendingYesNo);
     expect(within(dialog).queryByRole('group', { name: 'Recent answers' })).toBeNull();
-    await user.type(within(dialog).getByRole('textbox', { name: 'Answer' }), ' After audit ');
+    await user.type(within(dialog).getByRole('textbox', { name: 'Answer' }), ' Yes, after audit ');
     await user.click(within(dialog).getByRole('button', { name: 'Answer' }));
     await screen.findByText('Answer sent');
-    expect(recentAnswers()).toEqual(['After audit']);
+    expect(recentAnswers()).toEqual(['Yes, after audit']);
     await user.click(within(dialog).getByRole('button', { name: 'Yes' }));
     await user.click(within(dialog).getByRole('button', { name: 'Edit answer' }));
     await screen.findByText('Answer changed');
-    expect(recentAnswers()).toEqual(['After audit']);
+    expect(recentAnswers()).toEqual(['Yes, after audit']);
   });
 
   it('offers them on a free-text question: 1 fills the box, Forget removes them', async () => {
@@ -410,14 +410,14 @@ describe('never losing work', () => {
 
   it('explains a lost race (409) and keeps the draft', async () => {
     const { dialog, user } = await openDrawer(demoIds.pendingYesNo);
-    await user.type(within(dialog).getByRole('textbox', { name: 'Answer' }), 'Mine');
+    await user.type(within(dialog).getByRole('textbox', { name: 'Answer' }), 'No, mine');
     await mockControl(`questions/${demoIds.pendingYesNo}/cancel`);
     await user.click(within(dialog).getByRole('button', { name: 'Answer' }));
     const alert = await within(dialog).findByRole('alert');
     expect(alert).toHaveTextContent('Someone else got there first');
     expect(alert).toHaveTextContent('Pending tool call is cancelled');
     await waitFor(() => expect(within(dialog).getByText(/was cancelled/)).toBeInTheDocument());
-    expect(within(dialog).getByRole('textbox', { name: 'Answer' })).toHaveValue('Mine');
+    expect(within(dialog).getByRole('textbox', { name: 'Answer' })).toHaveValue('No, mine');
     expect(within(dialog).getByRole('button', { name: 'Copy text' })).toBeInTheDocument();
   });
 

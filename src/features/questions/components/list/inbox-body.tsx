@@ -4,7 +4,7 @@ import { LoadBoundary, lazyPart } from '@/components/load-boundary';
 import { LIST_LIMIT } from '../../api/queries';
 import type { Question, QuestionList as QuestionListData } from '../../api/schemas';
 import type { Density } from '../../hooks/use-density';
-import { hasNarrowingFilters, type InboxFilters } from '../../utils/filters';
+import type { InboxFilters } from '../../utils/filters';
 import { ListEmpty, ListFailed, ListFilteredOut, ListLoading } from './list-states';
 import { QuestionList, type QuestionListHandle } from './question-list';
 import { unreadableTitle } from './unreadable-title';
@@ -23,6 +23,8 @@ export interface InboxBodyProps {
   rows: Question[];
   groups: ReadonlyMap<string, Question[]>;
   filters: InboxFilters;
+  /** A filter besides the status is on (tag, user, source, search, Claimed). */
+  narrowed: boolean;
   /** The view failed to load, with a way to try again. */
   failure: { error: unknown; retry: () => void; retrying: boolean } | null;
   onClearFilters: () => void;
@@ -47,6 +49,7 @@ export function InboxBody({
   rows,
   groups,
   filters,
+  narrowed,
   failure,
   onClearFilters,
   listRef,
@@ -61,7 +64,7 @@ export function InboxBody({
     if (list.questions.length === 0 && list.unreadable.length === 0)
       return <ListEmpty status={filters.status} />;
     if (visible.length === 0 && list.unreadable.length === 0) {
-      return hasNarrowingFilters(filters) ? (
+      return narrowed ? (
         <ListFilteredOut onClear={onClearFilters} />
       ) : (
         <ListEmpty status={filters.status} />

@@ -44,7 +44,7 @@ export function ListFilteredOut({ onClear }: { onClear: () => void }) {
       <Title order={2} size="h4">
         No questions match these filters
       </Title>
-      <Text c="dimmed">Try other words, or clear the search, tag and user filters.</Text>
+      <Text c="dimmed">Try other words, or clear the filters.</Text>
       <Button variant="light" onClick={onClear}>
         Clear filters
       </Button>

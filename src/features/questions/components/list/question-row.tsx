@@ -85,13 +85,33 @@ export const QuestionRow = memo(function QuestionRow({
     ) : (
       <span>no deadline</span>
     ));
+  // A compact row's marks follow its text, so that every row's text starts at the same place.
+  const marks = (
+    <>
+      {group && (
+        <span className={`${badge.badge} ${badge.filled}`} data-testid="asks">
+          {asks} asks{spanned ? ` ${spanned}` : ''}
+        </span>
+      )}
+      {isNew && <span className={`${badge.badge} ${badge.filled} ${badge.upper}`}>New</span>}
+      {hasDraft && (
+        <span className={`${badge.badge} ${badge.outline} ${badge.upper}`}>
+          <IconPencil size={12} aria-hidden />
+          Draft
+        </span>
+      )}
+      {!isAskHuman(question) && (
+        <span className={`${badge.badge} ${badge.mono}`}>{displayText(question.toolName, 60)}</span>
+      )}
+    </>
+  );
   const link = (
     <a
       href={href}
       className={classes.link}
       data-row-link
       aria-current={isOpen || undefined}
-      aria-describedby={`${domId}-top ${domId}-meta`}
+      aria-describedby={`${domId}-top ${domId}-meta${compact ? ` ${domId}-marks` : ''}`}
     >
       <span className={classes.text} dir="auto">
         {displayText(question.questionText, 400) || <em>(no question text)</em>}
@@ -143,21 +163,10 @@ export const QuestionRow = memo(function QuestionRow({
             {question.source.label}
           </span>
         )}
-        {group && (
-          <span className={`${badge.badge} ${badge.filled}`} data-testid="asks">
-            {asks} asks{spanned ? ` ${spanned}` : ''}
-          </span>
-        )}
-        {isNew && <span className={`${badge.badge} ${badge.filled} ${badge.upper}`}>New</span>}
-        {hasDraft && (
-          <span className={`${badge.badge} ${badge.outline} ${badge.upper}`}>
-            <IconPencil size={12} aria-hidden />
-            Draft
-          </span>
-        )}
-        {!isAskHuman(question) && (
-          <span className={`${badge.badge} ${badge.mono}`}>
-            {displayText(question.toolName, 60)}
+        {!compact && marks}
+        {!compact && question.askerName && (
+          <span className={`${badge.badge} ${badge.light}`}>
+            {displayText(question.askerName, 60)}
           </span>
         )}
         {!compact &&
@@ -196,6 +205,11 @@ export const QuestionRow = memo(function QuestionRow({
         )}
       </div>
       {compact && link}
+      {compact && (
+        <span className={classes.marks} id={`${domId}-marks`}>
+          {marks}
+        </span>
+      )}
       {group && <LookalikeMembers lead={question} group={group} />}
     </Element>
   );

@@ -3,7 +3,6 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 import { LoadBoundary, lazyPart } from '@/components/load-boundary';
 import { type PickerSpec, useShell } from '@/config/shell-context';
-import { isSignedOut } from '@/lib/api-client';
 import { useDensity } from '../../hooks/use-density';
 import { useDraftIds } from '../../hooks/use-drafts';
 import { DrawerFlowContext, useAnswerAndNext } from '../../hooks/use-drawer-flow';
@@ -12,6 +11,7 @@ import { useInboxKeyboard } from '../../hooks/use-inbox-keyboard';
 import {
   useDeferredToolbarData,
   useRefreshAll,
+  useRefreshFailure,
   useWantedOnce,
 } from '../../hooks/use-inbox-toolbar';
 import { useInboxView } from '../../hooks/use-inbox-view';
@@ -41,9 +41,7 @@ const QuestionDrawer = lazyPart(() =>
 const ShortcutsHelp = lazyPart(() =>
   import('../drawer/shortcuts-help').then((m) => m.ShortcutsHelp),
 );
-const PendingTitle = lazyPart(() =>
-  import('../drawer/question-drawer').then((m) => m.PendingTitle),
-);
+const PageParts = lazyPart(() => import('../drawer/question-drawer').then((m) => m.PageParts));
 // Only when a source is loading late or failing: a one-system inbox that answers never needs it.
 const SourceNotes = lazyPart(() => import('./source-notes').then((m) => m.SourceNotes));
 const noop = () => {};
@@ -67,18 +65,15 @@ export function QuestionsPage() {
   const [partsLoaded, setPartsLoaded] = useState(false);
   const loadParts = useCallback(
     () =>
-      void Promise.all([QuestionDrawer.load(), PendingTitle.load()]).then(
+      void Promise.all([QuestionDrawer.load(), PageParts.load()]).then(
         () => setPartsLoaded(true),
         noop,
       ),
     [],
   );
   const Team = useShell().team?.Team;
-  const { view, pending, counts, liveFilters, visible, tags, users, setKeep } = useInboxView(
-    filters,
-    searchText.query,
-    loadParts,
-  );
+  const { view, pending, counts, liveFilters, narrowed, visible, tags, users, setKeep } =
+    useInboxView(filters, searchText.query, loadParts);
   const openId = questionIdFromPath(useLocation().pathname);
   const open = useOpenCopies(openId, visible);
   // Pending look-alikes are one row each; j/k, "answer and next" and focus go by rows.
@@ -113,9 +108,13 @@ export function QuestionsPage() {
   // Again once its row is in the list: a question opened by its link shows before the list has
   // loaded (and a long list is virtualized, so no row of it is in the page until then).
   const openListed = openId !== undefined && visibleIds.includes(openId);
+  // Not the question the page was opened on (a link): the page opens at its top, the status tabs
+  // (and the demo's banner) in view, the open row marked; the list follows from the first step on.
+  const linked = useRef(openId);
   // biome-ignore lint/correctness/useExhaustiveDependencies: openListed is when, not what.
   useEffect(() => {
-    if (openId) listRef.current?.revealRow(openId);
+    if (openId !== linked.current) linked.current = undefined;
+    if (openId && !linked.current) listRef.current?.revealRow(openId);
   }, [openId, openListed]);
   // Mounted from the first time they are wanted, so they can animate out when closed.
   const drawerUsed = useWantedOnce(openId !== undefined);
@@ -142,8 +141,8 @@ export function QuestionsPage() {
     },
   });
 
-  // A signed-out session is explained by its own alert; this one is for everything else.
-  const refreshFailed = view.isError && !!view.data && !isSignedOut(view.error);
+  const refreshError = useRefreshFailure(view);
+  const refreshFailed = refreshError !== null;
   const toolbarData = useDeferredToolbarData(counts, tags, users, {
     updatedAt: view.dataUpdatedAt,
     fetching: view.isFetching,
@@ -170,12 +169,12 @@ export function QuestionsPage() {
   );
   const clearFilters = () => {
     searchText.clear();
-    setFilters({ q: '', tag: null, user: null });
+    setFilters({ q: '', tag: null, user: null, source: null });
   };
 
   return (
     <div className={classes.page} data-question-open={openId !== undefined || undefined}>
-      {partsLoaded && <PendingTitle pending={pending.data?.questions} />}
+      {partsLoaded && <PageParts pending={pending.data?.questions} />}
       <Title order={2} className="visually-hidden">
         Questions
       </Title>
@@ -196,7 +195,7 @@ export function QuestionsPage() {
           <Team onKeep={setKeep} onPicker={setClaimedPicker} />
         </LoadBoundary>
       )}
-      {refreshFailed && <RefreshFailedNote error={view.error} />}
+      {refreshFailed && <RefreshFailedNote error={refreshError} />}
       {(view.data?.failures?.length || view.data?.loading) && (
         <LoadBoundary what="The sources' state" parts={[SourceNotes]} quiet>
           <SourceNotes failures={view.data.failures} loading={view.data.loading} />
@@ -224,6 +223,7 @@ export function QuestionsPage() {
             rows={lookalikes.rows}
             groups={lookalikes.groups}
             filters={liveFilters}
+            narrowed={narrowed}
             failure={
               view.isError
                 ? { error: view.error, retry: () => void view.refetch(), retrying: view.isFetching }

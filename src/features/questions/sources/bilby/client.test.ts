@@ -70,7 +70,8 @@ describe('Bilby adapter against the mock', () => {
       id: `bilby:${ids.database}:${ids.databaseCall}`,
       status: 'pending',
       expiresAt: null,
-      tags: ['Analytics database setup'],
+      tags: [],
+      askerName: 'Analytics database setup',
       busy: false,
       capabilities: {
         answer: 'choices',
@@ -84,6 +85,64 @@ describe('Bilby adapter against the mock', () => {
       ['Extensions', true, 4],
     ]);
     expect(find(list.questions, ids.busy, ids.busyCall).busy).toBe(true);
+  });
+
+  it('a poll reads again only the conversations whose list entry changed, or whose agent was running', async () => {
+    const { client, clock, control, requests } = setup();
+    const reads = () => {
+      const read = requests.flatMap((r) => /\/conversations\/([^/?]+)\?/.exec(r)?.[1] ?? []);
+      requests.length = 0;
+      return read.map(decodeURIComponent).sort();
+    };
+    const pages = () => requests.filter((r) => /\/conversations\?/.test(r)).length;
+    const first = await client.list();
+    expect(reads()).toHaveLength(6);
+
+    // Nothing changed: the list's pages, and only the conversation whose agent is running (its
+    // turn ends without a new list entry).
+    const again = await client.list();
+    expect(pages()).toBeGreaterThanOrEqual(3);
+    expect(reads()).toEqual([ids.busy]);
+    expect(again.questions).toEqual(first.questions);
+    clock.advance(BUSY_DEMO_MS);
+    await client.list();
+    expect(reads()).toEqual([ids.busy]);
+    const idle = await client.list();
+    expect(reads()).toEqual([]);
+    expect(find(idle.questions, ids.busy, ids.busyCall).busy).toBe(false);
+
+    // A question asked in one conversation, another's call answered elsewhere (it leaves the list,
+    // its other call too): the one whose entry changed is read, the other is gone unread.
+    clock.advance(1000);
+    expect(
+      (
+        await control(`conversations/${ids.launch}/questions`, {
+          questions: [
+            {
+              question: 'Which day?',
+              header: 'Day',
+              options: [
+                { label: 'Mon', description: 'Monday' },
+                { label: 'Tue', description: 'Tuesday' },
+              ],
+              multiSelect: false,
+            },
+          ],
+        })
+      ).status,
+    ).toBe(201);
+    await control(`conversations/${ids.database}/tool-calls/${ids.databaseCall}/answer`);
+    const changed = await client.list();
+    expect(reads()).toEqual([ids.launch]);
+    expect(changed.questions.filter((q) => q.nativeId.includes(ids.launch))).toHaveLength(2);
+    expect(changed.questions.some((q) => q.nativeId.includes(ids.database))).toBe(false);
+
+    // One of a conversation's two calls answered through the portal: it is read at the next list.
+    await client.dismiss(find(changed.questions, ids.twoCalls, ids.twoCallsFirst));
+    requests.length = 0;
+    const after = await client.list();
+    expect(reads()).toEqual([ids.twoCalls]);
+    expect(after.questions.filter((q) => q.nativeId.includes(ids.twoCalls))).toHaveLength(1);
   });
 
   it('answers single- and multi-select with a summary; the call leaves the conversation', async () => {

@@ -1,3 +1,4 @@
+import type * as z from 'zod/mini';
 import { ApiError, isApiError, parseResponse } from '@/lib/api-client';
 import type { UnreadableRecord } from '../../api/schemas';
 import { isAddressableId } from '../addressable';
@@ -39,8 +40,31 @@ const DETAIL_CONCURRENCY = 4;
 export const BUSY_MESSAGE =
   'The agent is still working on this conversation; try again in a moment.';
 
+type Detail = z.infer<typeof conversationDetailSchema>;
+
+/** A conversation's detail as last read, and the list entry it was read at. */
+interface Known {
+  updatedAt: number | null;
+  pendingQuestionCount: number;
+  detail: Detail;
+}
+
 /** Bilby as the portal assumes it (assumptions.ts): discover, read, answer or dismiss. */
 export function createBilbyClient({ sourceId, config, fetchImpl, onResponse }: BilbyClientOptions) {
+  // Each listed conversation's last detail: read again only when its list entry changed (its
+  // updatedAt or pendingQuestionCount), or while its agent is running (that ends without a new
+  // entry). A poll of 47 waiting conversations was 47 reads; unchanged, it is none. Holds only the
+  // conversations the last list named.
+  let known = new Map<string, Known>();
+  // When each conversation was last answered into, so a list under way then (which may have read
+  // it just before) does not keep what it read.
+  let answers = 0;
+  const answeredAt = new Map<string, number>();
+  const forget = (conversationId: string) => {
+    known.delete(conversationId);
+    answeredAt.set(conversationId, ++answers);
+  };
+
   const send = (request: WireRequest, signal?: AbortSignal) =>
     sendWire(request, {
       readError: readBilbyError,
@@ -49,7 +73,7 @@ export function createBilbyClient({ sourceId, config, fetchImpl, onResponse }: B
       ...(signal ? { signal } : {}),
     });
 
-  async function conversation(id: string, signal?: AbortSignal) {
+  async function conversation(id: string, signal?: AbortSignal): Promise<Detail> {
     const request = getConversationRequest(config, id);
     return parseResponse(conversationDetailSchema, await send(request, signal), request);
   }
@@ -57,6 +81,8 @@ export function createBilbyClient({ sourceId, config, fetchImpl, onResponse }: B
   /** One request; a 409 is an ApiError of kind "busy" with the busy message. */
   async function postOnce(conversationId: string, outputs: readonly Output[]) {
     const request = toolOutputsRequest(config, conversationId, [...outputs]);
+    // Whatever comes of it, the conversation is read again at the next list.
+    forget(conversationId);
     try {
       parseResponse(acceptedSchema, await send(request), request);
     } catch (error) {
@@ -118,7 +144,8 @@ export function createBilbyClient({ sourceId, config, fetchImpl, onResponse }: B
   return {
     /** Every page (at most MAX_PAGES), then each conversation that has questions waiting. */
     async list(signal?: AbortSignal): Promise<SourceList> {
-      const ids: string[] = [];
+      const start = answers;
+      const listed: { id: string; updatedAt: number | null; pendingQuestionCount: number }[] = [];
       const unreadable: UnreadableRecord[] = [];
       let cursor: string | null = null;
       let pages = 0;
@@ -153,7 +180,11 @@ export function createBilbyClient({ sourceId, config, fetchImpl, onResponse }: B
               ],
             });
           } else {
-            ids.push(parsed.data.id);
+            listed.push({
+              id: parsed.data.id,
+              updatedAt: parsed.data.updatedAt,
+              pendingQuestionCount: parsed.data.pendingQuestionCount ?? 0,
+            });
           }
         }
         cursor = page.nextCursor ?? null;
@@ -161,15 +192,34 @@ export function createBilbyClient({ sourceId, config, fetchImpl, onResponse }: B
       } while (cursor !== null && pages < MAX_PAGES);
 
       // The conversations are read a few at a time (not one after another: a list of ten
-      // conversations would take ten round trips), and mapped in the list's order.
-      const details: (Awaited<ReturnType<typeof conversation>> | null)[] = [];
+      // conversations would take ten round trips), and mapped in the list's order. One whose
+      // entry is as it was when it was last read is not read again.
+      const details: (Detail | null)[] = [];
+      const fresh = new Map<string, Known>();
+      const toRead: number[] = [];
+      listed.forEach((entry, index) => {
+        const last = known.get(entry.id);
+        const same =
+          last &&
+          entry.updatedAt !== null &&
+          last.updatedAt === entry.updatedAt &&
+          last.pendingQuestionCount === entry.pendingQuestionCount &&
+          last.detail.status !== 'running';
+        if (same) {
+          details[index] = last.detail;
+          fresh.set(entry.id, last);
+        } else toRead.push(index);
+      });
       let next = 0;
       const worker = async () => {
-        while (next < ids.length) {
-          const index = next++;
-          const id = ids[index] as string;
+        while (next < toRead.length) {
+          const index = toRead[next++] as number;
+          const entry = listed[index] as (typeof listed)[number];
+          const id = entry.id;
           try {
-            details[index] = await conversation(id, signal);
+            const detail = await conversation(id, signal);
+            details[index] = detail;
+            fresh.set(id, { ...entry, detail });
           } catch (error) {
             details[index] = null;
             // Gone between the list and now: nothing to answer there.
@@ -190,7 +240,15 @@ export function createBilbyClient({ sourceId, config, fetchImpl, onResponse }: B
           }
         }
       };
-      await Promise.all(Array.from({ length: Math.min(DETAIL_CONCURRENCY, ids.length) }, worker));
+      await Promise.all(
+        Array.from({ length: Math.min(DETAIL_CONCURRENCY, toRead.length) }, worker),
+      );
+      for (const [id, at] of answeredAt) {
+        if (at > start) fresh.delete(id);
+        else answeredAt.delete(id);
+      }
+      // A conversation no longer listed with questions is forgotten with its detail.
+      known = fresh;
       const questions: SourceQuestion[] = [];
       for (const detail of details) {
         if (!detail) continue;

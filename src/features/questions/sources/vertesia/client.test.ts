@@ -55,7 +55,8 @@ describe('Vertesia adapter against the mock', () => {
       id: `vertesia:${ids.twoQuestions}`,
       sourceKind: 'vertesia',
       agent: 'Onboarding agent',
-      tags: ['Onboarding agent'],
+      tags: [],
+      askerName: 'Onboarding agent',
       answerText: null,
     });
     expect(two?.prompts.map((p) => p.text)).toHaveLength(2);
