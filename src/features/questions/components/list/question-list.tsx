@@ -1,10 +1,7 @@
 import {
-  createContext,
   memo,
-  type ReactElement,
   type Ref,
   type RefObject,
-  use,
   useCallback,
   useDeferredValue,
   useEffect,
@@ -15,12 +12,6 @@ import {
   useState,
 } from 'react';
 import { useHref, useLocation, useNavigate } from 'react-router';
-import {
-  type CustomContainerComponentProps,
-  type CustomItemComponentProps,
-  WindowVirtualizer,
-  type WindowVirtualizerHandle,
-} from 'virtua';
 import { QUESTIONS_PATH } from '@/config/routes';
 import { markOnce } from '@/lib/perf-marks';
 import { useLatest } from '@/lib/use-latest';
@@ -32,28 +23,44 @@ import { questionHref, questionPath, withGroup } from '../../utils/paths';
 import type { RowGroup } from './lookalike-members';
 import { QuestionRow } from './question-row';
 import classes from './questions-page.module.css';
+import {
+  firstRenderRows,
+  focusedRowId,
+  focusLink,
+  onAny,
+  type QuestionListHandle,
+  REVIEWER_MOVES,
+  type RenderRow,
+  type RowsProps,
+  revealLink,
+  rowLink,
+  SETTLE_FRAMES,
+} from './row-focus';
+
+export type { QuestionListHandle } from './row-focus';
+
+type VirtualListModule = typeof import('./virtual-list');
+let virtualList: Promise<VirtualListModule> | null = null;
+let loadedVirtualList: VirtualListModule | null = null;
+/** virtua and the virtualized list's code, downloaded once, when a list first gets long. */
+function loadVirtualList(): Promise<VirtualListModule> {
+  virtualList ??= import('./virtual-list').then(
+    (module) => {
+      loadedVirtualList = module;
+      return module;
+    },
+    (error: unknown) => {
+      virtualList = null;
+      throw error;
+    },
+  );
+  return virtualList;
+}
 
 /** From this many rows on, only the rows on screen (and a few around them) are in the page. */
 export const VIRTUALIZE_FROM = 100;
 /** Rows are about this tall; virtua measures the real heights once they are in the page. */
 const ROW_HEIGHT_ESTIMATE = { comfortable: 100, compact: 33 } as const;
-
-/** The rows of the first render: as many as the window can show; virtua adds the rest it needs. */
-function firstRenderRows(rowHeight: number): number {
-  return Math.max(4, Math.ceil(window.innerHeight / rowHeight));
-}
-
-export interface QuestionListHandle {
-  /** Focuses the row's link, scrolling it into view first; false if the row is not in the list. */
-  focusRow(id: string): boolean;
-  /** The row focused, or about to be (scrolled to, not rendered yet): where j/k step from. */
-  cursor(): string | undefined;
-  /**
-   * Brings the row into view (split view: the list follows the open question). Focus moves along
-   * only if it was on a row: keys pressed in the list keep working from the new row.
-   */
-  revealRow(id: string): void;
-}
 
 export interface QuestionListProps {
   /** One per row: a look-alike group's first ask stands for it (see groupLookalikes). */
@@ -92,109 +99,6 @@ function copyNumbers(questions: Question[]): Map<Question, number> | null {
 
 const NO_IDS: ReadonlySet<string> = new Set();
 const NOTHING_YET: Question[] = [];
-
-function rowLink(list: HTMLElement | null, id: string): HTMLElement | null {
-  return (
-    list?.querySelector<HTMLElement>(`[data-question-id="${CSS.escape(id)}"] [data-row-link]`) ??
-    null
-  );
-}
-
-function focusedRowId(): string | undefined {
-  return document.activeElement?.closest<HTMLElement>('[data-question-id]')?.dataset.questionId;
-}
-
-/** The whole row (its status and countdown too), below the sticky header (see question-row.module.css). */
-function scrollToRow(link: HTMLElement) {
-  (link.closest('[data-question-id]') ?? link).scrollIntoView({ block: 'nearest' });
-}
-
-function focusLink(link: HTMLElement) {
-  link.focus({ preventScroll: true });
-  scrollToRow(link);
-}
-
-/** Into view; focus moves along only if it was on a row (keys pressed there carry on from it). */
-function revealLink(link: HTMLElement) {
-  if (focusedRowId() !== undefined) focusLink(link);
-  else scrollToRow(link);
-}
-
-/** Focuses the row's link if it is in the page and can take focus (a hidden one cannot). */
-function tryFocus(id: string): HTMLElement | null {
-  const link = rowLink(document.body, id);
-  if (!link) return null;
-  focusLink(link);
-  return document.activeElement === link ? link : null;
-}
-
-/** A reviewer scrolling or clicking: a pending focus (VirtualList's focusRow) gives way to it. */
-const SCROLLS_AND_CLICKS = ['wheel', 'touchstart', 'pointerdown'];
-/** And a key: following a focused row (useFollowFocusedRow) ends; a j or k starts a new one. */
-const REVIEWER_MOVES = [...SCROLLS_AND_CLICKS, 'keydown'];
-
-/**
- * How long a row j/k moved to is waited for and then followed: counted in frames, not
- * milliseconds, as a loaded machine draws fewer and its list settles as slowly (five seconds at
- * 60 frames a second).
- */
-const SETTLE_FRAMES = 300;
-
-function onAny(types: string[], handler: () => void): () => void {
-  for (const type of types)
-    window.addEventListener(type, handler, { capture: true, passive: true });
-  return () => {
-    for (const type of types) window.removeEventListener(type, handler, true);
-  };
-}
-
-/**
- * Keeps the row j/k focused on screen while virtua settles (VirtualList pins it first). Rows that
- * come into the page as the list scrolls are measured a frame (on a loaded machine, seconds)
- * later; when they are taller than virtua's estimate, the rows below them move down, the focused
- * one out of the window, and a re-measure can even take it out of the page, focus falling to the
- * body (both seen in CI). An IntersectionObserver watches the focused row: when it leaves the
- * band rows are scrolled into (inside their scroll margins, question-row.module.css) it is
- * scrolled back; when it has left the page, `onLost` brings it back and focuses it again. The
- * follow ends when focus leaves the row, the reviewer scrolls, clicks or presses a key (a j or k
- * starts a new one), or after SETTLE_FRAMES: a scroll bar dragged later is not fought (not every
- * browser reports that drag as a pointer event).
- */
-function useFollowFocusedRow(): (id: string, onLost: () => void) => void {
-  const stop = useRef(() => {});
-  useEffect(() => () => stop.current(), []);
-  return useCallback((id: string, onLost: () => void) => {
-    stop.current();
-    const link = rowLink(document.body, id);
-    // jsdom has no IntersectionObserver.
-    if (!link || typeof IntersectionObserver === 'undefined') return;
-    const observer = new IntersectionObserver(
-      ([entry]) => {
-        if (!link.isConnected) {
-          end();
-          if (document.activeElement === document.body) onLost();
-        } else if (document.activeElement !== link) end();
-        else if (entry && entry.intersectionRatio < 1) scrollToRow(link);
-      },
-      { threshold: 1, rootMargin: '-63px 0px -7px' },
-    );
-    const end = () => {
-      observer.disconnect();
-      cancelAnimationFrame(frame);
-      unlisten();
-    };
-    const unlisten = onAny(REVIEWER_MOVES, end);
-    let frames = 0;
-    let frame = 0;
-    const count = () => {
-      if (++frames >= SETTLE_FRAMES) end();
-      else frame = requestAnimationFrame(count);
-    };
-    frame = requestAnimationFrame(count);
-    observer.observe(link.closest('[data-question-id]') ?? link);
-    stop.current = end;
-  }, []);
-}
 
 /** How long (in frames: a loaded machine draws fewer) the row under the pointer is held. */
 const HOLD_FRAMES = 120;
@@ -352,11 +256,11 @@ export const QuestionList = memo(function QuestionList({
       data-sources={showSource || undefined}
     >
       {questions.length >= VIRTUALIZE_FROM ? (
-        <VirtualList
+        <LongList
           questions={questions}
           renderRow={renderRow}
-          rowHeight={ROW_HEIGHT_ESTIMATE[density]}
           ref={ref}
+          compact={density === 'compact'}
         />
       ) : (
         <PlainList
@@ -420,14 +324,6 @@ function useRowLinkClicks(search: string, openId: string | undefined) {
   return frame;
 }
 
-type RenderRow = (question: Question, as: 'li' | 'div') => ReactElement;
-
-interface RowsProps {
-  questions: Question[];
-  renderRow: RenderRow;
-  ref?: Ref<QuestionListHandle>;
-}
-
 /**
  * The rows a render of a short list shows at once: those that can be on screen, and those already
  * in the page (kept as they are, so a refreshed list does not rebuild them). The rest, off screen,
@@ -440,7 +336,49 @@ function useShownRows(questions: Question[], first: number): Question[] {
   return questions.filter((question, index) => index < first || settledIds.has(question.id));
 }
 
-function PlainList({ questions, renderRow, ref, compact }: RowsProps & { compact: boolean }) {
+/**
+ * A list of VIRTUALIZE_FROM rows or more: virtualized once its code is here. Until then (a first
+ * long list, a moment) the rows the window can show; if the code cannot be downloaded (offline,
+ * a new deployment replaced the files), every row, as a short list is shown.
+ */
+function LongList({ questions, renderRow, ref, compact }: RowsProps & { compact: boolean }) {
+  const [loaded, setLoaded] = useState(loadedVirtualList);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    if (loaded) return;
+    let live = true;
+    const load = () =>
+      loadVirtualList().then(
+        (module) => live && setLoaded(module),
+        () => live && setFailed(true),
+      );
+    void load();
+    window.addEventListener('online', load);
+    return () => {
+      live = false;
+      window.removeEventListener('online', load);
+    };
+  }, [loaded]);
+  const rowHeight = ROW_HEIGHT_ESTIMATE[compact ? 'compact' : 'comfortable'];
+  if (loaded) {
+    const { VirtualList } = loaded;
+    return (
+      <VirtualList questions={questions} renderRow={renderRow} rowHeight={rowHeight} ref={ref} />
+    );
+  }
+  const first = failed ? questions : questions.slice(0, firstRenderRows(rowHeight));
+  return (
+    <PlainList questions={first} renderRow={renderRow} ref={ref} compact={compact} busy={!failed} />
+  );
+}
+
+function PlainList({
+  questions,
+  renderRow,
+  ref,
+  compact,
+  busy = false,
+}: RowsProps & { compact: boolean; busy?: boolean }) {
   const listRef = useRef<HTMLUListElement>(null);
   const shown = useShownRows(
     questions,
@@ -469,7 +407,7 @@ function PlainList({ questions, renderRow, ref, compact }: RowsProps & { compact
       data-compact={compact || undefined}
       aria-label="Questions"
       // Rows off screen still to come (a moment): assistive technology and tests wait for them.
-      aria-busy={shown.length < questions.length || undefined}
+      aria-busy={busy || shown.length < questions.length || undefined}
     >
       {shown.map((question) => renderRow(question, 'li'))}
     </ul>
@@ -497,132 +435,5 @@ function useWhenRowRendered(
       attempt();
     },
     [listRef],
-  );
-}
-
-const SetSizeContext = createContext(0);
-
-/** virtua's slot for each row: an `<li>` that tells screen readers where it is in the whole list. */
-function RowSlot({ style, index, children, ref }: CustomItemComponentProps) {
-  return (
-    <li
-      ref={ref}
-      style={style}
-      className={classes.slot}
-      aria-posinset={index + 1}
-      aria-setsize={use(SetSizeContext)}
-    >
-      {children}
-    </li>
-  );
-}
-
-/** The `<ul>` around virtualized rows (virtua positions rows inside it). */
-function VirtualContainer({ style, children, ref }: CustomContainerComponentProps) {
-  return (
-    <ul ref={ref} style={style} className={classes.list} aria-label="Questions">
-      {children}
-    </ul>
-  );
-}
-
-function VirtualList({ questions, renderRow, rowHeight, ref }: RowsProps & { rowHeight: number }) {
-  const virtualizer = useRef<WindowVirtualizerHandle>(null);
-  const ids = useMemo(() => questions.map((q) => q.id), [questions]);
-
-  const pendingFocus = useRef<string | null>(null);
-  const follow = useFollowFocusedRow();
-  /**
-   * Focuses the row's link, bringing it into the page and into view first. Not in the page (not
-   * rendered yet, or taken out by a re-measure): virtua scrolls to it; in the page but hidden
-   * until virtua has measured it: wait. Tried every frame for SETTLE_FRAMES, until the reviewer
-   * scrolls or clicks, or a j or k moves on.
-   */
-  const focusRow = useCallback(
-    (id: string): boolean => {
-      const index = ids.indexOf(id);
-      if (index === -1) return false;
-      pendingFocus.current = id;
-      const unlisten = onAny(SCROLLS_AND_CLICKS, () => {
-        if (pendingFocus.current === id) pendingFocus.current = null;
-      });
-      let frames = 0;
-      const attempt = () => {
-        if (pendingFocus.current !== id) return unlisten();
-        const link = tryFocus(id);
-        if (link) {
-          pendingFocus.current = null;
-          unlisten();
-          // virtua may still be scrolling to a row j passed on the way (it scrolls again after
-          // every measurement until there are none for 150 ms: seconds on a loaded machine).
-          // Scrolling to this row where it now is replaces that scroll, and keeps the row there
-          // as the rows around it are measured.
-          const top = (link.closest('[data-question-id]') ?? link).getBoundingClientRect().top;
-          virtualizer.current?.scrollToIndex(index, { offset: -top });
-          // Taken out of the page by a re-measure once focused: brought back the same way.
-          follow(id, () => refocus.current(id));
-          return;
-        }
-        if (frames % 20 === 0 && !rowLink(document.body, id))
-          virtualizer.current?.scrollToIndex(index, { align: 'center' });
-        if (++frames < SETTLE_FRAMES) requestAnimationFrame(attempt);
-        else {
-          pendingFocus.current = null;
-          unlisten();
-        }
-      };
-      attempt();
-      return true;
-    },
-    [ids, follow],
-  );
-  const refocus = useLatest(focusRow);
-  // A focused row scrolled far away leaves the page and focus falls back to the body; j/k then
-  // carry on from that row instead of starting over at the top.
-  const lastFocused = useRef<string | undefined>(undefined);
-  useEffect(() => {
-    const remember = () => {
-      const id = focusedRowId();
-      if (id) lastFocused.current = id;
-    };
-    document.addEventListener('focusin', remember);
-    return () => document.removeEventListener('focusin', remember);
-  }, []);
-  useImperativeHandle(
-    ref,
-    () => ({
-      focusRow,
-      cursor: () =>
-        pendingFocus.current ??
-        focusedRowId() ??
-        (document.activeElement === document.body ? lastFocused.current : undefined),
-      revealRow(id) {
-        const link = rowLink(document.body, id);
-        if (link) revealLink(link);
-        // Not in the page yet: to the middle of the window, clear of the sticky header (at the
-        // top, where virtua puts it by default, the header covered it).
-        else if (ids.includes(id))
-          virtualizer.current?.scrollToIndex(ids.indexOf(id), { align: 'center' });
-      },
-    }),
-    [ids, focusRow],
-  );
-
-  return (
-    <SetSizeContext value={questions.length}>
-      <WindowVirtualizer
-        ref={virtualizer}
-        data={questions}
-        as={VirtualContainer}
-        item={RowSlot}
-        bufferSize={400}
-        // About a row's height, and a screenful of rows in the very first render: virtua cannot
-        // measure the window before it is mounted, and would otherwise render the rows twice.
-        itemSize={rowHeight}
-        ssrCount={firstRenderRows(rowHeight)}
-      >
-        {(question) => renderRow(question, 'div')}
-      </WindowVirtualizer>
-    </SetSizeContext>
   );
 }
