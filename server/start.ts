@@ -273,7 +273,7 @@ async function main() {
       const url = req.url ?? '/';
       const toServer =
         /^\/(api|portal-api|__mock|(vertesia|bilby)\/(api|__mock))([/?]|$)/.test(url) ||
-        /^\/(healthz|readyz|config\.json)([?]|$)/.test(url);
+        /^\/(healthz|readyz|metrics|config\.json)([?]|$)/.test(url);
       if (toServer) honoListener(req, res);
       else vite.middlewares(req, res);
     };
