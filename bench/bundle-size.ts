@@ -125,6 +125,9 @@ export const insightsBudgets: Budget[] = budgetsFile.insightsBudgets;
 /** The flood (bench/flood.ts, issue 36): two replicas, one flooded, the other answering. */
 export const floodBudgets: Budget[] = budgetsFile.floodBudgets;
 
+/** The watcher (bench/watch.ts, issue 37): upstream requests, listeners, memory and CPU. */
+export const watchBudgets: Budget[] = budgetsFile.watchBudgets;
+
 export function budgetMax(id: string): number {
   const budget = budgets.find((entry) => entry.id === id);
   if (budget?.max === undefined) throw new Error(`bench/budgets.json has no absolute budget ${id}`);

@@ -30,6 +30,8 @@ const test = base.extend<object, { replicas: [string, string] }>({
           MOCK_SIMULATOR_SECONDS: '0',
           MOCK_LATENCY_MS: '0',
           PRESENCE_TTL_SECONDS: '12',
+          // A reads the mock every second: a browser's list is its copy, as fresh as that.
+          WATCH_INTERVAL_SECONDS: '1',
           ...extra,
         });
         servers.push(server);
@@ -76,6 +78,8 @@ test('Alice on one replica, Bob on another: presence and claims travel through P
     const bobPage = await bobContext.newPage();
     await bobPage.goto('questions');
     await expect(bobPage.getByTestId('claimed-filter')).toBeVisible();
+    // Asked just now: in the list once the watcher has read it (an interval), not before.
+    await expect(row(bobPage, id)).toBeVisible();
     const alicePage = await aliceContext.newPage();
     await alicePage.goto(`questions/${id}`);
     await expect(drawer(alicePage).getByTestId('drawer-team')).toBeVisible();

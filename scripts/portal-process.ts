@@ -38,9 +38,11 @@ export interface PortalProcess {
  */
 export async function startPortalProcess(
   env: NodeJS.ProcessEnv,
-  options: { cwd?: string; timeoutMs?: number } = {},
+  options: { cwd?: string; timeoutMs?: number; mode?: 'production' | 'dev' } = {},
 ): Promise<PortalProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/start.ts', '--production'], {
+  // `dev` (Vite serves the pages) needs no dist/: for tests of the server's own routes.
+  const mode = options.mode === 'dev' ? '--dev' : '--production';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/start.ts', mode], {
     cwd: options.cwd,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

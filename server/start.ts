@@ -23,7 +23,7 @@ import { configuredSystems, servedSystems } from './proxy/systems';
 import { readSettings } from './settings/settings';
 import { createTeam, teamBus, teamReadiness } from './team/sql';
 import type { Team } from './team/types';
-import { waitingFigures } from './watch/store';
+import { pruneClosedQuestions, waitingFigures } from './watch/store';
 import { createWatching } from './watch/watching';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -206,7 +206,9 @@ async function main() {
       await team.answered(sourceId, questionIds, reviewer);
     },
   });
-  const stopRetention = scheduleRetention(trail.db, auditConfig.retentionDays);
+  const stopRetention = scheduleRetention(trail.db, auditConfig.retentionDays, undefined, [
+    { what: 'closed questions', prune: (days) => pruneClosedQuestions(trail.db, days) },
+  ]);
   const insights = createInsightsApi({
     store: sqlInsights(trail.db),
     identity: auditConfig.identity,
@@ -273,7 +275,7 @@ async function main() {
       const url = req.url ?? '/';
       const toServer =
         /^\/(api|portal-api|__mock|(vertesia|bilby)\/(api|__mock))([/?]|$)/.test(url) ||
-        /^\/(healthz|readyz|config\.json)([?]|$)/.test(url);
+        /^\/(healthz|readyz|metrics|config\.json)([?]|$)/.test(url);
       if (toServer) honoListener(req, res);
       else vite.middlewares(req, res);
     };

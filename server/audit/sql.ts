@@ -51,18 +51,37 @@ export function createAudit(options: AuditOptions): Audit {
   });
 }
 
-/** Prunes entries past `days` now and once a day after; returns the stop function. */
+/** What else is kept no longer than the trail (AUDIT_RETENTION_DAYS): rows removed, by name. */
+export interface RetentionTask {
+  /** For the log line: `closed questions`. */
+  what: string;
+  prune: (days: number) => Promise<number>;
+}
+
+/**
+ * Prunes entries past `days` now and once a day after, and with them each of `also`; returns the
+ * stop function.
+ */
 export function scheduleRetention(
   db: Db,
   days: number,
   log: (line: string) => void = (line) => console.error(line),
+  also: readonly RetentionTask[] = [],
 ): () => void {
+  const tasks: RetentionTask[] = [
+    { what: 'entries', prune: (older) => pruneOlderThan(db, older) },
+    ...also,
+  ];
   const prune = () =>
-    pruneOlderThan(db, days).then(
-      (removed) => {
-        if (removed > 0) log(`[audit] removed ${removed} entries older than ${days} days`);
-      },
-      (error) => log(`[audit] retention could not prune: ${message(error)}`),
+    Promise.all(
+      tasks.map((task) =>
+        task.prune(days).then(
+          (removed) => {
+            if (removed > 0) log(`[audit] removed ${removed} ${task.what} older than ${days} days`);
+          },
+          (error) => log(`[audit] retention could not prune ${task.what}: ${message(error)}`),
+        ),
+      ),
     );
   void prune();
   const timer = setInterval(prune, 86_400_000);

@@ -480,3 +480,21 @@ export async function waitingFigures(
     expiringUnclaimed: Number(row.expiring),
   }));
 }
+
+/**
+ * Removes the questions closed more than `days` ago (AUDIT_RETENTION_DAYS, with the trail's
+ * entries): what a question asked is kept no longer than what was done with it. Open ones stay.
+ */
+export async function pruneClosedQuestions(
+  db: Queryable,
+  days: number,
+  now = new Date(),
+): Promise<number> {
+  const cutoff = new Date(now.getTime() - days * 86_400_000).toISOString();
+  const removed = await db.query<{ question_id: string }>(
+    `DELETE FROM watched_questions WHERE closed_seen IS NOT NULL AND closed_seen < $1::timestamptz
+     RETURNING question_id`,
+    [cutoff],
+  );
+  return removed.length;
+}

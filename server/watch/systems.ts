@@ -24,6 +24,13 @@ export interface ServedSystem {
 /** Told of each request a read sends, for the metrics: status (0 when it failed) and seconds. */
 export type OnSystemRequest = (system: string, status: number, seconds: number) => void;
 
+/**
+ * Marks the watcher's own reads. A system may be another replica of this portal (REFLEXIO_URL
+ * naming a replica that serves the mock): that replica answers browsers from the shared copy, and
+ * the copy must not answer the watcher that writes it (it would never learn of a new question).
+ */
+export const WATCHER_READ_HEADER = 'x-questions-inbox-watcher';
+
 /** Largest list taken from a system (as the proxy's default answer cap). */
 const MAX_LIST_BYTES = 64 * 1_048_576;
 
@@ -81,6 +88,7 @@ function fetchOf(system: ServedSystem, onRequest?: OnSystemRequest): SystemFetch
               accept: 'application/json',
               authorization: `Bearer ${upstream.apiKey}`,
               'user-agent': 'questions-inbox-watcher',
+              [WATCHER_READ_HEADER]: '1',
               ...headers,
             },
             redirect: 'manual',

@@ -7,7 +7,12 @@ import { message } from '../lib/message';
 import { createCopy } from './copy';
 import { createHub, WATCH_CHANNEL } from './hub';
 import { advisoryLease, postgresLeaseConnection, soleLease } from './lease';
-import { type OnSystemRequest, type ServedSystem, watchedSystems } from './systems';
+import {
+  type OnSystemRequest,
+  type ServedSystem,
+  WATCHER_READ_HEADER,
+  watchedSystems,
+} from './systems';
 import { createWatcher, type SystemStatus } from './watcher';
 
 /** How long a write's answer waits for its record to be read again into the copy. */
@@ -34,6 +39,8 @@ export interface Watching {
   systems(): SystemStatus[];
   /** What the team's snapshot says of it (see server/team/types.ts WatchState). */
   state(): { intervalSeconds: number; sources: string[]; versions: Record<string, number> } | null;
+  /** Reads every system now, when this replica holds the lease (tests, the bench). */
+  readNow(): Promise<void>;
   /** For the HTTP app: a browser's read answered from the copy, or null (the system answers). */
   fromCopy(read: {
     sourceId: string;
@@ -81,6 +88,7 @@ export function createWatching(options: WatchingOptions): Watching {
     sources: systems.map((system) => system.id),
     watching: () => watcher.watching(),
     systems: () => watcher.systems(),
+    readNow: () => watcher.readNow(),
     state: () =>
       systems.length === 0
         ? null
@@ -91,6 +99,10 @@ export function createWatching(options: WatchingOptions): Watching {
           },
     async fromCopy({ sourceId, targetPath, search, request }) {
       if (!kinds.has(sourceId)) return null;
+      // Another replica's watcher reads the system through this one: never from the copy it is
+      // writing. Anyone can send this header; all it gets is the read the system itself answers,
+      // as every browser got before the watcher (the proxy's guards and caps still apply).
+      if (request.headers.has(WATCHER_READ_HEADER)) return null;
       if (
         mocks.has(sourceId) &&
         (request.headers.has('x-mock-tenant') ||
