@@ -181,6 +181,7 @@ async function main() {
     ],
     intervalMs: settings.watch.intervalMs,
     send: (data) => streams?.change(data),
+    onClosed: (sourceId, questionIds) => void streams?.closed(sourceId, questionIds),
     onRequest: (system, status, seconds) =>
       metricsHooks.upstream?.(system, 'GET', outcomeOf(status), seconds),
   });

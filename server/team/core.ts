@@ -531,21 +531,37 @@ export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
     return json(404, { detail: 'Not Found' });
   };
 
+  /**
+   * Drops everyone's claims on questions the system names `questionIds`. The browser claims a
+   * question by the inbox's id, which is `<source>:<id>` on every system but Reflexio (see
+   * inboxRouting in src/features/questions/sources/lazy-source.ts): both forms go.
+   */
+  const release = async (sourceId: string, questionIds: readonly string[], why: string) => {
+    if (questionIds.length === 0) return;
+    const kind = kindOf.get(sourceId) ?? sourceId;
+    const ids =
+      kind === 'reflexio'
+        ? [...questionIds]
+        : [...questionIds, ...questionIds.map((id) => `${sourceId}:${id}`)];
+    try {
+      const dropped = await store.drop(sourceId, ids, null);
+      if (dropped.length > 0) await claimsChanged();
+    } catch (error) {
+      log(
+        `[team] could not release ${why} claims: ${error instanceof Error ? error.message : error}`,
+      );
+    }
+  };
+
   return {
     api,
     async answered(sourceId, questionIds, reviewer = '') {
       noteActed(sourceId, questionIds, reviewer);
       // A NOTIFY payload holds under 8,000 bytes: 20 ids of up to 300 characters fit.
       link.acted({ kind: 'acted', sourceId, questionIds: questionIds.slice(0, 20), reviewer });
-      try {
-        const dropped = await store.drop(sourceId, questionIds, null);
-        if (dropped.length > 0) await claimsChanged();
-      } catch (error) {
-        log(
-          `[team] could not release answered claims: ${error instanceof Error ? error.message : error}`,
-        );
-      }
+      await release(sourceId, questionIds, 'answered');
     },
+    closed: (sourceId, questionIds) => release(sourceId, questionIds, 'closed'),
     change(data) {
       // A stream opened from now on starts with the versions this change brings.
       first = null;

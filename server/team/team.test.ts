@@ -286,6 +286,39 @@ describe('claims', () => {
     expect((await call('bob@example.com', 'GET', 'state')).body.claims).toEqual([]);
   });
 
+  it("goes when a Vertesia or Bilby question is answered: the browser claims it by the inbox's id", async () => {
+    const target = await team({ systems: [...SYSTEMS, { id: 'bilby', kind: 'bilby' }] });
+    const call = caller(target);
+    // The inbox names other systems' questions `<source>:<id>` (inboxRouting); the trail, the
+    // system's own id. Before, these claims stayed after the answers and counted to MAX_CLAIMS.
+    await call('bob@example.com', 'POST', 'claim', {
+      questions: [
+        { source: 'vertesia', id: 'vertesia:55ebc3c9' },
+        { source: 'bilby', id: 'bilby:dca35db0:toolu_173b' },
+        { source: 'vertesia', id: 'vertesia:other' },
+      ],
+    });
+    await target.answered('vertesia', ['55ebc3c9'], 'bob@example.com');
+    await target.answered('bilby', ['dca35db0:toolu_173b'], 'bob@example.com');
+    const claims = (await call('bob@example.com', 'GET', 'state')).body.claims as {
+      questionId: string;
+    }[];
+    expect(claims.map((claim) => claim.questionId)).toEqual(['vertesia:other']);
+  });
+
+  it('goes when the watcher sees the question close (answered elsewhere, expired)', async () => {
+    const target = await team();
+    const call = caller(target);
+    await call('alice@example.com', 'POST', 'claim', {
+      questions: [question, { source: 'vertesia', id: 'vertesia:a1' }],
+    });
+    await target.closed('reflexio', ['q1']);
+    await target.closed('vertesia', ['a1']);
+    expect((await call('bob@example.com', 'GET', 'state')).body.claims).toEqual([]);
+    // Nobody acted through the portal: no "by" note.
+    expect((await call('bob@example.com', 'GET', 'state')).body.acted).toEqual([]);
+  });
+
   it('tells every stream who acted on which question, for a minute', async () => {
     let clock = 1_000_000;
     const target = await team({ now: () => clock });

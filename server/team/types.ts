@@ -139,6 +139,11 @@ export interface Team {
    * on it.
    */
   answered(sourceId: string, questionIds: string[], reviewer?: string): Promise<void>;
+  /**
+   * Questions the watcher saw close (answered elsewhere, expired, cancelled, gone): their claims go,
+   * so a claim on a question no longer pending never counts or shows. Ids as the system names them.
+   */
+  closed(sourceId: string, questionIds: string[]): Promise<void>;
   /** Claims changed outside the team's routes (the demo's reset): every stream hears of it. */
   claimsChanged(): Promise<void>;
   /** Whether presence and claims reach the other replicas now (`/readyz`). */

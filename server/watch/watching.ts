@@ -24,6 +24,8 @@ export interface WatchingOptions {
   /** The team's streams: each change goes to every browser as `event: questions`. */
   send: (data: string) => void;
   onRequest?: OnSystemRequest;
+  /** Questions the watcher saw close: their claims go (server/team). Ids as the system names them. */
+  onClosed?: (sourceId: string, questionIds: string[]) => void;
   log?: (line: string) => void;
 }
 
@@ -75,7 +77,15 @@ export function createWatching(options: WatchingOptions): Watching {
     send: options.send,
     log,
   });
-  watcher.onChange((change) => hub.local(change));
+  watcher.onChange((change) => {
+    hub.local(change);
+    if (change.closed.length > 0) {
+      options.onClosed?.(
+        change.sourceId,
+        change.closed.map((question) => question.questionId),
+      );
+    }
+  });
 
   return {
     sources: systems.map((system) => system.id),
