@@ -188,6 +188,7 @@ async function main() {
   const team = await createTeam({
     db: trail.db,
     watch: () => watching.state(),
+    readsCopy: (request) => watching.readsCopy(request),
     // Read once: a change to config.json's sources takes a restart to reach claims and presence.
     systems: configuredSystems(served, others.config),
     identity: auditConfig.identity,

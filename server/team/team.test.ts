@@ -367,6 +367,43 @@ describe('claims', () => {
   });
 });
 
+describe('the lists on the stream', () => {
+  it("tells only the browsers that read the server's copy what it watches, and its changes", async () => {
+    const target = await team({
+      watch: () => ({ intervalSeconds: 10, sources: ['reflexio'], versions: { reflexio: 4 } }),
+      readsCopy: (request) => !request.headers.has('x-mock-tenant'),
+    });
+    const open = async (headers: Record<string, string>) => {
+      const response = await target.api(
+        new Request('http://portal/portal-api/team/events', {
+          headers: { 'x-forwarded-email': 'bob@example.com', ...headers },
+        }),
+        '/portal-api/team/events',
+      );
+      const reader = response?.body?.getReader();
+      if (!reader) throw new Error('no stream');
+      return { reader, first: new TextDecoder().decode((await reader.read()).value) };
+    };
+    const copy = await open({});
+    const tenant = await open({ 'x-mock-tenant': 'journey-1' });
+    expect(copy.first).toContain('"watch":{"intervalSeconds":10');
+    // A browser on a mock's test tenant reads the mock itself: it must keep polling.
+    expect(tenant.first).toMatch(/^retry: 3000\nevent: team\ndata: \{"viewers":\[\]/);
+    expect(tenant.first).not.toContain('"watch"');
+    target.change('{"source":"reflexio","version":5,"units":[],"removed":["q1"]}');
+    await caller(target)('alice@example.com', 'POST', 'presence', { tab: 't', question });
+    expect(new TextDecoder().decode((await copy.reader.read()).value)).toMatch(
+      /^event: questions\n/,
+    );
+    // The tenant's next frame is the presence state: the change never reached it.
+    const next = new TextDecoder().decode((await tenant.reader.read()).value);
+    expect(next).toMatch(/^event: team\n/);
+    expect(next).toContain('"reviewer":"alice@example.com"');
+    expect(next).not.toContain('"watch"');
+    await target.close();
+  });
+});
+
 describe.skipIf(!postgresAvailable())('two replicas on one PostgreSQL', () => {
   let server: TestPostgres;
   const dbs: Db[] = [];

@@ -86,6 +86,12 @@ export interface TeamCoreOptions {
    * browser knows its lists come from the server's copy and which version it is at.
    */
   watch?: () => WatchState | null;
+  /**
+   * Whether the browser making this request reads the lists from the server's copy. One that
+   * does not (a browser on one of the mocks' test tenants, which read the mock itself) gets no
+   * `watch` and no list changes on its stream, and keeps polling.
+   */
+  readsCopy?: (request: Request) => boolean;
 }
 
 /** What a snapshot says of the server's watching (absent where no server watches: the demo). */

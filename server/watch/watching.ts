@@ -36,6 +36,11 @@ export interface Watching {
   systems(): SystemStatus[];
   /** What the team's snapshot says of it (see server/team/types.ts WatchState). */
   state(): { intervalSeconds: number; sources: string[]; versions: Record<string, number> } | null;
+  /**
+   * Whether this browser's list reads come from the copy: not a browser on one of the mocks' test
+   * tenants (e2e journeys, the bench), which reads the mock itself and so keeps polling.
+   */
+  readsCopy(request: Request): boolean;
   /** For the HTTP app: a browser's read answered from the copy, or null (the system answers). */
   fromCopy(read: {
     sourceId: string;
@@ -56,6 +61,12 @@ export interface Watching {
 export function unitOf(kind: string, questionId: string): string {
   const at = questionId.indexOf(':');
   return kind === 'bilby' && at > 0 ? questionId.slice(0, at) : questionId;
+}
+
+function onTenant(request: Request): boolean {
+  return (
+    request.headers.has('x-mock-tenant') || TENANT_COOKIE.test(request.headers.get('cookie') ?? '')
+  );
 }
 
 export function createWatching(options: WatchingOptions): Watching {
@@ -99,15 +110,10 @@ export function createWatching(options: WatchingOptions): Watching {
             sources: systems.map((system) => system.id),
             versions: hub.versions(),
           },
+    readsCopy: (request) => systems.length > 0 && !(mocks.size > 0 && onTenant(request)),
     async fromCopy({ sourceId, targetPath, search, request }) {
       if (!kinds.has(sourceId)) return null;
-      if (
-        mocks.has(sourceId) &&
-        (request.headers.has('x-mock-tenant') ||
-          TENANT_COOKIE.test(request.headers.get('cookie') ?? ''))
-      ) {
-        return null;
-      }
+      if (mocks.has(sourceId) && onTenant(request)) return null;
       return copy.answer(sourceId, targetPath, search);
     },
     async afterWrite(sourceId, questionIds) {
