@@ -116,7 +116,7 @@ test('Alice answers, Bob sees who and edits, Alice sees both; /activity and its 
     expect(reply.headers()['content-disposition']).toMatch(/attachment/);
     const csv = (await reply.text()).trim().split('\r\n');
     expect(csv).toHaveLength(2);
-    expect(csv[1]).toContain(`"${bob}",,"reflexio","reflexio","${id}","edit",200,`);
+    expect(csv[1]).toContain(`"${bob}",,"reflexio","reflexio","${id}",,"edit",200,`);
     expect(csv.join('\n')).not.toContain(alice);
 
     // Phone width: the table scrolls inside its box, the page itself does not.

@@ -25,7 +25,11 @@ const test = base.extend<{ scene: Scene }, { portal: string }>({
   ],
   scene: async ({ browser, portal }, use, testInfo) => {
     const tag = `${testInfo.workerIndex}-${testInfo.repeatEachIndex}-${Date.now()}`;
-    const api = await playwrightRequest.newContext({ baseURL: portal });
+    // The mock's control routes need the SSO identity on this server, as every write does.
+    const api = await playwrightRequest.newContext({
+      baseURL: portal,
+      extraHTTPHeaders: { 'X-Forwarded-Email': 'operator@example.com' },
+    });
     const mock = new MockControl(api, `team-polish-${tag}`);
     await mock.reset('empty');
     const contexts: BrowserContext[] = [];

@@ -181,12 +181,14 @@ async function main() {
     ],
     intervalMs: settings.watch.intervalMs,
     send: (data) => streams?.change(data),
+    onClosed: (sourceId, questionIds) => void streams?.closed(sourceId, questionIds),
     onRequest: (system, status, seconds) =>
       metricsHooks.upstream?.(system, 'GET', outcomeOf(status), seconds),
   });
   const team = await createTeam({
     db: trail.db,
     watch: () => watching.state(),
+    readsCopy: (request) => watching.readsCopy(request),
     // Read once: a change to config.json's sources takes a restart to reach claims and presence.
     systems: configuredSystems(served, others.config),
     identity: auditConfig.identity,

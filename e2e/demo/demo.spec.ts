@@ -90,7 +90,7 @@ test('cancel a question', async ({ page }) => {
   await drawer(page).getByRole('button', { name: 'Cancel question' }).click();
   const confirm = page.getByRole('dialog', { name: 'Cancel this question?' });
   await confirm.getByRole('button', { name: 'Cancel question' }).click();
-  await expect(page.getByText('Question cancelled')).toBeVisible();
+  await expect(page.getByText('Question cancelled', { exact: true })).toBeVisible();
   await expect(drawer(page).getByText('This question was cancelled')).toBeVisible();
   // A cancel waits its few seconds of undo before it is sent.
   await expect
@@ -138,7 +138,7 @@ async function cancelByLink(page: Page) {
     .getByRole('dialog', { name: 'Cancel this question?' })
     .getByRole('button', { name: 'Cancel question' })
     .click();
-  await expect(page.getByText('Question cancelled')).toBeVisible();
+  await expect(page.getByText('Question cancelled', { exact: true })).toBeVisible();
   // A cancel waits its few seconds of undo before it is sent.
   await expect
     .poll(async () => (await demoCall(page, demoIds.pendingYesNo))?.status, { timeout: 30_000 })

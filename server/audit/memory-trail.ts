@@ -2,7 +2,7 @@
 import { entryMatches } from './query';
 import type { AuditEntry, AuditOutcome, TrailStore } from './types';
 
-type StoredEntry = Omit<AuditEntry, 'status' | 'detail'>;
+type StoredEntry = Omit<AuditEntry, 'status' | 'detail' | 'asked'>;
 
 /** What memoryTrail keeps, as plain data (IndexedDB stores it as is). */
 export interface TrailSnapshot {
@@ -23,7 +23,13 @@ export interface MemoryTrail extends TrailStore {
  * the server). `onChange` runs after every write, for whoever persists it.
  */
 export function memoryTrail(
-  options: { maxEntries?: number; onChange?: () => void; now?: () => number } = {},
+  options: {
+    maxEntries?: number;
+    onChange?: () => void;
+    now?: () => number;
+    /** What a question asked, where the trail's keeper knows it (the demo's mocks do). */
+    askedOf?: (sourceId: string, questionId: string) => string | null;
+  } = {},
 ): MemoryTrail {
   const maxEntries = options.maxEntries ?? 5000;
   const now = options.now ?? Date.now;
@@ -76,6 +82,7 @@ export function memoryTrail(
           // Entries a browser saved before these were kept.
           answerBytes: stored.answerBytes ?? null,
           answerSha256: stored.answerSha256 ?? null,
+          asked: options.askedOf?.(stored.sourceId, stored.questionId) ?? null,
           status: outcome?.status ?? null,
           detail: outcome?.detail ?? null,
         };

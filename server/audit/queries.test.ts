@@ -58,6 +58,40 @@ describe.each(engines)('the trail on $name', ({ name, open }) => {
     expect(await migrate(db)).toEqual([]);
   });
 
+  it.skipIf(skip)(
+    'names each question by what it asked, finds entries by it, and takes a part of a reviewer',
+    async () => {
+      await db.query(
+        `INSERT INTO watched_questions (source_id, question_id, kind, unit_id, asked, status)
+       VALUES ('vertesia', 'ask-7', 'vertesia', 'ask-7', 'Which warehouse ships the spare fan?', 'pending')`,
+      );
+      await insertAttempts(db, [
+        attempt({
+          sourceId: 'vertesia',
+          sourceKind: 'vertesia',
+          questionId: 'ask-7',
+          reviewer: 'carol@example.com',
+          reviewerName: 'Carol Jones',
+        }),
+        // Another system's question with the same id is not the one that asked.
+        attempt({ questionId: 'ask-7', reviewer: 'carol@example.com' }),
+      ]);
+      const found = await listEntries(db, { search: 'SPARE fan' }, { cursor: null, limit: 50 });
+      expect(found.entries.map((e) => [e.sourceId, e.questionId, e.asked])).toEqual([
+        ['vertesia', 'ask-7', 'Which warehouse ships the spare fan?'],
+      ]);
+      const both = await listEntries(db, { questionIds: ['ask-7'] }, { cursor: null, limit: 50 });
+      expect(both.entries.map((e) => e.asked)).toEqual([
+        null,
+        'Which warehouse ships the spare fan?',
+      ]);
+      const byPart = await listEntries(db, { reviewer: 'carol' }, { cursor: null, limit: 50 });
+      expect(byPart.entries).toHaveLength(2);
+      const byName = await listEntries(db, { reviewer: 'jones' }, { cursor: null, limit: 50 });
+      expect(byName.entries.map((e) => e.sourceId)).toEqual(['vertesia']);
+    },
+  );
+
   it.skipIf(skip)('pages newest first by cursor, with each outcome joined', async () => {
     const first = attempt({ questionId: 'page-1' });
     await insertAttempts(db, [first]);

@@ -49,7 +49,19 @@ export async function insertOutcome(
 const SEARCHED = `(e.reviewer || chr(1) || e.question_id || chr(1) || left(coalesce(e.answer, ''), 500) ||
   chr(1) || coalesce(e.reviewer_name, ''))`;
 
-function where(filter: AuditFilter, before: number | null): { sql: string; params: unknown[] } {
+/** `ILIKE` pattern finding `text` anywhere. */
+function containing(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** At most this many questions found by what they asked take part in one search of the trail. */
+const ASKED_MATCHES_MAX = 1000;
+
+function where(
+  filter: AuditFilter,
+  before: number | null,
+  asked: readonly { sourceId: string; questionId: string }[] = [],
+): { sql: string; params: unknown[] } {
   const clauses: string[] = [];
   const params: unknown[] = [];
   const add = (clause: (p: string) => string, value: unknown) => {
@@ -59,14 +71,35 @@ function where(filter: AuditFilter, before: number | null): { sql: string; param
   if (filter.sourceId) add((p) => `e.source_id = ${p}`, filter.sourceId);
   if (filter.questionIds?.length)
     add((p) => `e.question_id = ANY(${p}::text[])`, filter.questionIds);
-  if (filter.reviewer) add((p) => `e.reviewer = ${p}`, filter.reviewer);
+  if (filter.reviewer) {
+    // A part of the address or the name; the search index (which holds both) finds the rows,
+    // the second test keeps those where the part is in the reviewer's address or name.
+    add(
+      (p) =>
+        `${SEARCHED} ILIKE ${p} AND (e.reviewer ILIKE ${p} OR coalesce(e.reviewer_name, '') ILIKE ${p})`,
+      containing(filter.reviewer),
+    );
+  }
   if (filter.action) add((p) => `e.action = ${p}`, filter.action);
   if (filter.from) add((p) => `e.at >= ${p}::timestamptz`, filter.from);
   if (filter.to) add((p) => `e.at < ${p}::timestamptz`, filter.to);
   if (filter.search) {
-    const pattern = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    // The expression of the trigram index (migration 4), as it is written there.
-    add((p) => `${SEARCHED} ILIKE ${p}`, pattern);
+    // The expression of the trigram index (migration 4), as it is written there; or one of the
+    // questions whose text matched (found first, through watched_questions' own index): the
+    // question id picks the rows from its index, the pair keeps each system's own.
+    const text = `${SEARCHED} ILIKE $${params.length + 1}`;
+    params.push(containing(filter.search));
+    if (asked.length > 0) {
+      params.push(
+        asked.map((q) => q.questionId),
+        asked.map((q) => `${q.sourceId}\u0001${q.questionId}`),
+      );
+      const ids = `$${params.length - 1}`;
+      const pairs = `$${params.length}`;
+      clauses.push(
+        `(${text} OR (e.question_id = ANY(${ids}::text[]) AND e.source_id || chr(1) || e.question_id = ANY(${pairs}::text[])))`,
+      );
+    } else clauses.push(text);
   }
   if (before !== null) add((p) => `e.id < ${p}`, before);
   return { sql: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
@@ -74,8 +107,9 @@ function where(filter: AuditFilter, before: number | null): { sql: string; param
 
 const SELECT = `SELECT e.id, e.at, e.request_id, e.reviewer, e.reviewer_name, e.reviewer_self_named,
     e.source_id, e.source_kind, e.question_id, e.action, e.answer, e.answer_mode, e.answer_bytes,
-    e.answer_sha256, o.status, o.detail
-  FROM audit_entries e LEFT JOIN audit_outcomes o ON o.request_id = e.request_id`;
+    e.answer_sha256, o.status, o.detail, w.asked
+  FROM audit_entries e LEFT JOIN audit_outcomes o ON o.request_id = e.request_id
+    LEFT JOIN watched_questions w ON w.source_id = e.source_id AND w.question_id = e.question_id`;
 
 interface Row {
   id: number;
@@ -94,6 +128,7 @@ interface Row {
   answer_sha256: string | null;
   status: number | null;
   detail: string | null;
+  asked: string | null;
 }
 
 function toEntry(row: Row): AuditEntry {
@@ -107,6 +142,7 @@ function toEntry(row: Row): AuditEntry {
     sourceId: row.source_id,
     sourceKind: row.source_kind,
     questionId: row.question_id,
+    asked: row.asked,
     action: row.action,
     answer: row.answer,
     answerMode: row.answer_mode,
@@ -126,14 +162,25 @@ export async function listEntries(
   filter: AuditFilter,
   page: { cursor: number | null; limit: number },
 ): Promise<{ entries: AuditEntry[]; nextCursor: number | null }> {
-  const { sql, params } = where(filter, page.cursor);
-  const select = `${SELECT} ${sql} ORDER BY e.id DESC LIMIT ${Math.floor(page.limit) + 1}`;
+  const read = async (q: Queryable) => {
+    const asked = filter.search
+      ? (
+          await q.query<{ source_id: string; question_id: string }>(
+            `SELECT source_id, question_id FROM watched_questions WHERE asked ILIKE $1 LIMIT ${ASKED_MATCHES_MAX}`,
+            [containing(filter.search)],
+          )
+        ).map((row) => ({ sourceId: row.source_id, questionId: row.question_id }))
+      : [];
+    const { sql, params } = where(filter, page.cursor, asked);
+    const select = `${SELECT} ${sql} ORDER BY e.id DESC LIMIT ${Math.floor(page.limit) + 1}`;
+    return q.query<Row>(select, params);
+  };
   const rows = db.transaction
     ? await db.transaction(async (tx) => {
         await tx.query(`SET LOCAL statement_timeout = ${READ_TIMEOUT_MS}`);
-        return tx.query<Row>(select, params);
+        return read(tx);
       })
-    : await db.query<Row>(select, params);
+    : await read(db);
   const entries = rows.slice(0, page.limit).map(toEntry);
   const last = entries.at(-1);
   return { entries, nextCursor: rows.length > page.limit && last ? last.id : null };

@@ -65,13 +65,18 @@ export function parseQuery(params: URLSearchParams): Parsed {
 /**
  * Whether `entry` passes `filter`, as server/audit/queries.ts asks PostgreSQL: the search is
  * case-insensitive over the reviewer, question id, the answer's first 500 characters (what the
- * search index holds, so that no write pays for more) and reviewer's name (each on its own,
- * never across two), `from` inclusive and `to` exclusive.
+ * search index holds, so that no write pays for more), reviewer's name (each on its own, never
+ * across two) and what the question asked; the reviewer is a part of the address or name;
+ * `from` inclusive and `to` exclusive.
  */
 export function entryMatches(entry: AuditEntry, filter: AuditFilter): boolean {
   if (filter.sourceId && entry.sourceId !== filter.sourceId) return false;
   if (filter.questionIds?.length && !filter.questionIds.includes(entry.questionId)) return false;
-  if (filter.reviewer && entry.reviewer !== filter.reviewer) return false;
+  if (filter.reviewer) {
+    const part = filter.reviewer.toLowerCase();
+    const names = [entry.reviewer, entry.reviewerName ?? ''].map((name) => name.toLowerCase());
+    if (!names.some((name) => name.includes(part))) return false;
+  }
   if (filter.action && entry.action !== filter.action) return false;
   const at = Date.parse(entry.at);
   if (filter.from && at < Date.parse(filter.from)) return false;
@@ -87,7 +92,10 @@ export function entryMatches(entry: AuditEntry, filter: AuditFilter): boolean {
     ]
       .join('\u0001')
       .toLowerCase();
-    if (!searched.includes(filter.search.toLowerCase())) return false;
+    const wanted = filter.search.toLowerCase();
+    if (!searched.includes(wanted) && !(entry.asked ?? '').toLowerCase().includes(wanted)) {
+      return false;
+    }
   }
   return true;
 }

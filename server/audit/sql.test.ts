@@ -384,11 +384,11 @@ describe('the audit trail, recorded by the server', () => {
     expect(csv.headers.get('content-disposition')).toMatch(/attachment/);
     const lines = csv.text.trim().split('\r\n');
     expect(lines[0]).toBe(
-      'time,reviewer,reviewer_name,source,source_kind,question_id,action,status,request_id,answer,answer_kept_as,answer_bytes,answer_sha256,detail,reviewer_self_named',
+      'time,reviewer,reviewer_name,source,source_kind,question_id,question_asked,action,status,request_id,answer,answer_kept_as,answer_bytes,answer_sha256,detail,reviewer_self_named',
     );
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain(
-      `"alice@example.com","Alice","reflexio","reflexio","${a}","answer",200,`,
+      `"alice@example.com","Alice","reflexio","reflexio","${a}",,"answer",200,`,
     );
     expect(lines[1]).toContain('"Yes, ""quoted"", two\nlines","full",24,');
     expect(csvField('=HYPERLINK(1)')).toBe(`"'=HYPERLINK(1)"`);

@@ -50,6 +50,11 @@ export interface AuditEntry {
   sourceId: string;
   sourceKind: string;
   questionId: string;
+  /**
+   * What the question asked, as the watcher kept it (server/watch/: a slice of the text); null for
+   * a question the watcher never saw (an entry older than it, or a system it does not read).
+   */
+  asked: string | null;
   action: string;
   answer: string | null;
   answerMode: string;
@@ -65,12 +70,16 @@ export interface AuditFilter {
   sourceId?: string;
   /** The systems' question ids (one question, or each member of a look-alike group). */
   questionIds?: string[];
+  /** Case-insensitive part of the reviewer's address or name ("bob" finds bob@example.com). */
   reviewer?: string;
   action?: string;
   /** ISO times, inclusive from, exclusive to. */
   from?: string;
   to?: string;
-  /** Case-insensitive text in the reviewer, question id, name or the answer's first 500 characters. */
+  /**
+   * Case-insensitive text in the reviewer, question id, name, the answer's first 500 characters,
+   * or what the question asked.
+   */
   search?: string;
 }
 

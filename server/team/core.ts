@@ -182,6 +182,13 @@ export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
     };
   };
 
+  /** The state for a browser that reads the systems itself: no `watch` (undefined: the same). */
+  const listlessFrame = (state: TeamSnapshot): string | undefined => {
+    if (!state.watch) return undefined;
+    const { watch: _, ...rest } = state;
+    return `event: team\ndata: ${JSON.stringify(rest)}\n\n`;
+  };
+
   let lastSent = '';
   let lastBytes = 0;
   let pending: ReturnType<typeof setTimeout> | null = null;
@@ -199,9 +206,10 @@ export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
       const key = JSON.stringify(state);
       if (key === lastSent) return;
       lastSent = key;
-      const data = JSON.stringify(snapshot());
+      const next = snapshot();
+      const data = JSON.stringify(next);
       lastBytes = data.length;
-      hub.send(`event: team\ndata: ${data}\n\n`);
+      hub.send(`event: team\ndata: ${data}\n\n`, 'state', listlessFrame(next));
     }, delay);
   };
 
@@ -360,13 +368,17 @@ export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
 
   // Streams opened within BROADCAST_MIN_MS of each other start with the same bytes: any change
   // since goes to them all with the next broadcast.
-  let first: { at: number; frame: string } | null = null;
+  let first: { at: number; frame: string; listless: string } | null = null;
   const events = (request: Request, reviewer: Reviewer): Response => {
     const at = now();
     if (!first || at - first.at >= BROADCAST_MIN_MS || at < first.at) {
-      first = { at, frame: `retry: 3000\nevent: team\ndata: ${JSON.stringify(snapshot())}\n\n` };
+      const state = snapshot();
+      const frame = `retry: 3000\nevent: team\ndata: ${JSON.stringify(state)}\n\n`;
+      const listless = listlessFrame(state);
+      first = { at, frame, listless: listless === undefined ? frame : `retry: 3000\n${listless}` };
     }
-    return hub.open(reviewer.id, first.frame, request.signal);
+    const lists = options.readsCopy?.(request) ?? true;
+    return hub.open(reviewer.id, lists ? first.frame : first.listless, request.signal, lists);
   };
 
   const api = async (
@@ -531,21 +543,37 @@ export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
     return json(404, { detail: 'Not Found' });
   };
 
+  /**
+   * Drops everyone's claims on questions the system names `questionIds`. The browser claims a
+   * question by the inbox's id, which is `<source>:<id>` on every system but Reflexio (see
+   * inboxRouting in src/features/questions/sources/lazy-source.ts): both forms go.
+   */
+  const release = async (sourceId: string, questionIds: readonly string[], why: string) => {
+    if (questionIds.length === 0) return;
+    const kind = kindOf.get(sourceId) ?? sourceId;
+    const ids =
+      kind === 'reflexio'
+        ? [...questionIds]
+        : [...questionIds, ...questionIds.map((id) => `${sourceId}:${id}`)];
+    try {
+      const dropped = await store.drop(sourceId, ids, null);
+      if (dropped.length > 0) await claimsChanged();
+    } catch (error) {
+      log(
+        `[team] could not release ${why} claims: ${error instanceof Error ? error.message : error}`,
+      );
+    }
+  };
+
   return {
     api,
     async answered(sourceId, questionIds, reviewer = '') {
       noteActed(sourceId, questionIds, reviewer);
       // A NOTIFY payload holds under 8,000 bytes: 20 ids of up to 300 characters fit.
       link.acted({ kind: 'acted', sourceId, questionIds: questionIds.slice(0, 20), reviewer });
-      try {
-        const dropped = await store.drop(sourceId, questionIds, null);
-        if (dropped.length > 0) await claimsChanged();
-      } catch (error) {
-        log(
-          `[team] could not release answered claims: ${error instanceof Error ? error.message : error}`,
-        );
-      }
+      await release(sourceId, questionIds, 'answered');
     },
+    closed: (sourceId, questionIds) => release(sourceId, questionIds, 'closed'),
     change(data) {
       // A stream opened from now on starts with the versions this change brings.
       first = null;

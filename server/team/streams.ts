@@ -32,9 +32,12 @@ export interface StreamHub {
    * A new stream for `reviewer` starting with `first` (an SSE frame; the same string for streams
    * opened together is encoded once), or why there is none.
    */
-  open(reviewer: string, first: string, signal: AbortSignal): Response;
-  /** Sends `frame` (an SSE frame) to every stream: a `state` (default) or a `change`. */
-  send(frame: string, kind?: FrameKind): void;
+  open(reviewer: string, first: string, signal: AbortSignal, lists?: boolean): Response;
+  /**
+   * Sends `frame` (an SSE frame) to every stream: a `state` (default) or a `change`. Streams
+   * opened without lists get no change, and `listless` instead of a state where it is given.
+   */
+  send(frame: string, kind?: FrameKind, listless?: string): void;
   /** Streams open now. */
   size(): number;
   /** Ends every stream (shutdown). */
@@ -43,6 +46,8 @@ export interface StreamHub {
 
 interface Stream {
   reviewer: string;
+  /** Whether its browser reads the server's copy of the lists (and so hears their changes). */
+  lists: boolean;
   controller: ReadableStreamDefaultController<Uint8Array>;
   /** The latest state, when a newer one came while the reader had not taken the last. */
   waiting: Uint8Array | null;
@@ -172,7 +177,7 @@ export function createStreamHub(options: {
   unref(heartbeat);
 
   return {
-    open(reviewer, first, signal) {
+    open(reviewer, first, signal, lists = true) {
       if ((perReviewer.get(reviewer) ?? 0) >= STREAMS_PER_REVIEWER) {
         return refusal(
           429,
@@ -199,6 +204,7 @@ export function createStreamHub(options: {
           start(controller) {
             const made: Stream = {
               reviewer,
+              lists,
               controller,
               waiting: null,
               changes: [],
@@ -242,10 +248,14 @@ export function createStreamHub(options: {
         },
       });
     },
-    send(frame, kind = 'state') {
+    send(frame, kind = 'state', listless) {
       const bytes = encoder.encode(frame);
+      const other = listless === undefined ? bytes : encoder.encode(listless);
       const at = now();
-      for (const stream of [...streams]) deliver(stream, bytes, kind, at);
+      for (const stream of [...streams]) {
+        if (stream.lists) deliver(stream, bytes, kind, at);
+        else if (kind === 'state') deliver(stream, other, kind, at);
+      }
     },
     size: () => streams.size,
     close() {

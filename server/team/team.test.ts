@@ -286,6 +286,39 @@ describe('claims', () => {
     expect((await call('bob@example.com', 'GET', 'state')).body.claims).toEqual([]);
   });
 
+  it("goes when a Vertesia or Bilby question is answered: the browser claims it by the inbox's id", async () => {
+    const target = await team({ systems: [...SYSTEMS, { id: 'bilby', kind: 'bilby' }] });
+    const call = caller(target);
+    // The inbox names other systems' questions `<source>:<id>` (inboxRouting); the trail, the
+    // system's own id. Before, these claims stayed after the answers and counted to MAX_CLAIMS.
+    await call('bob@example.com', 'POST', 'claim', {
+      questions: [
+        { source: 'vertesia', id: 'vertesia:55ebc3c9' },
+        { source: 'bilby', id: 'bilby:dca35db0:toolu_173b' },
+        { source: 'vertesia', id: 'vertesia:other' },
+      ],
+    });
+    await target.answered('vertesia', ['55ebc3c9'], 'bob@example.com');
+    await target.answered('bilby', ['dca35db0:toolu_173b'], 'bob@example.com');
+    const claims = (await call('bob@example.com', 'GET', 'state')).body.claims as {
+      questionId: string;
+    }[];
+    expect(claims.map((claim) => claim.questionId)).toEqual(['vertesia:other']);
+  });
+
+  it('goes when the watcher sees the question close (answered elsewhere, expired)', async () => {
+    const target = await team();
+    const call = caller(target);
+    await call('alice@example.com', 'POST', 'claim', {
+      questions: [question, { source: 'vertesia', id: 'vertesia:a1' }],
+    });
+    await target.closed('reflexio', ['q1']);
+    await target.closed('vertesia', ['a1']);
+    expect((await call('bob@example.com', 'GET', 'state')).body.claims).toEqual([]);
+    // Nobody acted through the portal: no "by" note.
+    expect((await call('bob@example.com', 'GET', 'state')).body.acted).toEqual([]);
+  });
+
   it('tells every stream who acted on which question, for a minute', async () => {
     let clock = 1_000_000;
     const target = await team({ now: () => clock });
@@ -331,6 +364,43 @@ describe('claims', () => {
     await target.close();
     expect((await reader?.read())?.done).toBe(true);
     abort.abort();
+  });
+});
+
+describe('the lists on the stream', () => {
+  it("tells only the browsers that read the server's copy what it watches, and its changes", async () => {
+    const target = await team({
+      watch: () => ({ intervalSeconds: 10, sources: ['reflexio'], versions: { reflexio: 4 } }),
+      readsCopy: (request) => !request.headers.has('x-mock-tenant'),
+    });
+    const open = async (headers: Record<string, string>) => {
+      const response = await target.api(
+        new Request('http://portal/portal-api/team/events', {
+          headers: { 'x-forwarded-email': 'bob@example.com', ...headers },
+        }),
+        '/portal-api/team/events',
+      );
+      const reader = response?.body?.getReader();
+      if (!reader) throw new Error('no stream');
+      return { reader, first: new TextDecoder().decode((await reader.read()).value) };
+    };
+    const copy = await open({});
+    const tenant = await open({ 'x-mock-tenant': 'journey-1' });
+    expect(copy.first).toContain('"watch":{"intervalSeconds":10');
+    // A browser on a mock's test tenant reads the mock itself: it must keep polling.
+    expect(tenant.first).toMatch(/^retry: 3000\nevent: team\ndata: \{"viewers":\[\]/);
+    expect(tenant.first).not.toContain('"watch"');
+    target.change('{"source":"reflexio","version":5,"units":[],"removed":["q1"]}');
+    await caller(target)('alice@example.com', 'POST', 'presence', { tab: 't', question });
+    expect(new TextDecoder().decode((await copy.reader.read()).value)).toMatch(
+      /^event: questions\n/,
+    );
+    // The tenant's next frame is the presence state: the change never reached it.
+    const next = new TextDecoder().decode((await tenant.reader.read()).value);
+    expect(next).toMatch(/^event: team\n/);
+    expect(next).toContain('"reviewer":"alice@example.com"');
+    expect(next).not.toContain('"watch"');
+    await target.close();
   });
 });
 

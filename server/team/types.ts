@@ -86,6 +86,12 @@ export interface TeamCoreOptions {
    * browser knows its lists come from the server's copy and which version it is at.
    */
   watch?: () => WatchState | null;
+  /**
+   * Whether the browser making this request reads the lists from the server's copy. One that
+   * does not (a browser on one of the mocks' test tenants, which read the mock itself) gets no
+   * `watch` and no list changes on its stream, and keeps polling.
+   */
+  readsCopy?: (request: Request) => boolean;
 }
 
 /** What a snapshot says of the server's watching (absent where no server watches: the demo). */
@@ -139,6 +145,11 @@ export interface Team {
    * on it.
    */
   answered(sourceId: string, questionIds: string[], reviewer?: string): Promise<void>;
+  /**
+   * Questions the watcher saw close (answered elsewhere, expired, cancelled, gone): their claims go,
+   * so a claim on a question no longer pending never counts or shows. Ids as the system names them.
+   */
+  closed(sourceId: string, questionIds: string[]): Promise<void>;
   /** Claims changed outside the team's routes (the demo's reset): every stream hears of it. */
   claimsChanged(): Promise<void>;
   /** Whether presence and claims reach the other replicas now (`/readyz`). */

@@ -29,6 +29,8 @@ export interface WatchingOptions {
   /** The team's streams: each change goes to every browser as `event: questions`. */
   send: (data: string) => void;
   onRequest?: OnSystemRequest;
+  /** Questions the watcher saw close: their claims go (server/team). Ids as the system names them. */
+  onClosed?: (sourceId: string, questionIds: string[]) => void;
   log?: (line: string) => void;
 }
 
@@ -41,6 +43,11 @@ export interface Watching {
   state(): { intervalSeconds: number; sources: string[]; versions: Record<string, number> } | null;
   /** Reads every system now, when this replica holds the lease (tests, the bench). */
   readNow(): Promise<void>;
+  /**
+   * Whether this browser's list reads come from the copy: not a browser on one of the mocks' test
+   * tenants (e2e journeys, the bench), which reads the mock itself and so keeps polling.
+   */
+  readsCopy(request: Request): boolean;
   /** For the HTTP app: a browser's read answered from the copy, or null (the system answers). */
   fromCopy(read: {
     sourceId: string;
@@ -63,6 +70,12 @@ export function unitOf(kind: string, questionId: string): string {
   return kind === 'bilby' && at > 0 ? questionId.slice(0, at) : questionId;
 }
 
+function onTenant(request: Request): boolean {
+  return (
+    request.headers.has('x-mock-tenant') || TENANT_COOKIE.test(request.headers.get('cookie') ?? '')
+  );
+}
+
 export function createWatching(options: WatchingOptions): Watching {
   const { db, intervalMs } = options;
   const log = options.log ?? ((line: string) => console.error(line));
@@ -82,7 +95,15 @@ export function createWatching(options: WatchingOptions): Watching {
     send: options.send,
     log,
   });
-  watcher.onChange((change) => hub.local(change));
+  watcher.onChange((change) => {
+    hub.local(change);
+    if (change.closed.length > 0) {
+      options.onClosed?.(
+        change.sourceId,
+        change.closed.map((question) => question.questionId),
+      );
+    }
+  });
 
   return {
     sources: systems.map((system) => system.id),
@@ -97,19 +118,14 @@ export function createWatching(options: WatchingOptions): Watching {
             sources: systems.map((system) => system.id),
             versions: hub.versions(),
           },
+    readsCopy: (request) => systems.length > 0 && !(mocks.size > 0 && onTenant(request)),
     async fromCopy({ sourceId, targetPath, search, request }) {
       if (!kinds.has(sourceId)) return null;
       // Another replica's watcher reads the system through this one: never from the copy it is
       // writing. Anyone can send this header; all it gets is the read the system itself answers,
       // as every browser got before the watcher (the proxy's guards and caps still apply).
       if (request.headers.has(WATCHER_READ_HEADER)) return null;
-      if (
-        mocks.has(sourceId) &&
-        (request.headers.has('x-mock-tenant') ||
-          TENANT_COOKIE.test(request.headers.get('cookie') ?? ''))
-      ) {
-        return null;
-      }
+      if (mocks.has(sourceId) && onTenant(request)) return null;
       return copy.answer(sourceId, targetPath, search);
     },
     async afterWrite(sourceId, questionIds) {

@@ -14,6 +14,8 @@ export const activityEntrySchema = lazySchema(() =>
     sourceId: z.string(),
     sourceKind: z.string(),
     questionId: z.string(),
+    /** What the question asked, from the server's watcher; null where it never saw it. */
+    asked: z.nullish(z.string()),
     action: z.string(),
     answer: z.nullable(z.string()),
     answerMode: z.string(),

@@ -17,6 +17,8 @@ import {
 } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useMemo } from 'react';
+import { Link } from 'react-router';
+import { QUESTIONS_PATH } from '@/config/routes';
 import { sourceLabel, useRuntimeConfig } from '@/config/runtime-config';
 import { describeError } from '@/lib/describe-error';
 import { formatExact } from '@/lib/format-time';
@@ -26,6 +28,9 @@ import { activityQueries } from '../api/queries';
 import { activityCsvHref } from '../api/requests';
 import { type ActivityFilter, activityActions } from '../api/schemas';
 import { ACTION_LABELS, accepted, reviewerText } from '../utils/describe';
+
+/** Characters of what a question asked shown in its row (the whole slice opens with it). */
+const ASKED_SHOWN = 160;
 
 const FIELDS = ['reviewer', 'source', 'action', 'from', 'to', 'q'] as const;
 
@@ -100,12 +105,24 @@ export function ActivityPage({
 
   const entries = page.data?.entries;
   const labels = new Map(sources.map((source) => [source.id, sourceLabel(source)]));
+  // The inbox's id of a question: the first Reflexio source's ids as they are, the others'
+  // `<source>:<id>` (inboxRouting, features/questions/sources/lazy-source.ts).
+  const plain = sources.find((source) => source.kind === 'reflexio')?.id;
+  const questionLink = (entry: { sourceId: string; questionId: string }) =>
+    `${QUESTIONS_PATH}/${encodeURIComponent(
+      entry.sourceId === plain ? entry.questionId : `${entry.sourceId}:${entry.questionId}`,
+    )}`;
   return (
     <Stack maw={1200} mx="auto" p="md" gap="md">
       <Title order={2}>Activity</Title>
       <form onSubmit={apply} key={params.toString()} aria-label="Filter the activity">
         <Group align="end" gap="sm" wrap="wrap">
-          <TextInput label="Reviewer" name="reviewer" defaultValue={filter.reviewer ?? ''} />
+          <TextInput
+            label="Reviewer"
+            name="reviewer"
+            description="Part of an address or name"
+            defaultValue={filter.reviewer ?? ''}
+          />
           <NativeSelect
             label="Source"
             name="source"
@@ -130,7 +147,12 @@ export function ActivityPage({
           />
           <TextInput label="From" name="from" type="date" defaultValue={filter.from ?? ''} />
           <TextInput label="To" name="to" type="date" defaultValue={filter.to ?? ''} />
-          <TextInput label="Search" name="q" defaultValue={filter.q ?? ''} />
+          <TextInput
+            label="Search"
+            name="q"
+            description="Question, answer, reviewer or id"
+            defaultValue={filter.q ?? ''}
+          />
           <Button type="submit">Apply</Button>
           <Anchor href={activityCsvHref(toServer(filter))} download="activity.csv">
             Download CSV
@@ -190,8 +212,22 @@ export function ActivityPage({
                     </Table.Td>
                     <Table.Td>{ACTION_LABELS[entry.action] ?? entry.action}</Table.Td>
                     <Table.Td>{labels.get(entry.sourceId) ?? entry.sourceId}</Table.Td>
-                    <Table.Td style={{ wordBreak: 'break-all' }}>
-                      {showBidiControls(entry.questionId)}
+                    <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                      <Link
+                        to={questionLink(entry)}
+                        title={`Open the question (${entry.questionId})`}
+                      >
+                        {entry.asked
+                          ? showBidiControls(
+                              entry.asked.length > ASKED_SHOWN
+                                ? `${entry.asked.slice(0, ASKED_SHOWN - 1)}…`
+                                : entry.asked,
+                            )
+                          : '(question text not seen)'}
+                      </Link>
+                      <Text size="xs" c="dimmed" style={{ wordBreak: 'break-all' }}>
+                        {showBidiControls(entry.questionId)}
+                      </Text>
                     </Table.Td>
                     <Table.Td>
                       {ok === null
