@@ -57,7 +57,7 @@ test('answer as the named visitor; History, the row, Activity and its CSV say so
   const csv = reply.text.trim().split('\r\n');
   expect(csv).toHaveLength(2);
   expect(csv[1]).toContain(
-    `"${visitor}",,"reflexio","reflexio","${demoIds.pendingYesNo}","answer",200,`,
+    `"${visitor}",,"reflexio","reflexio","${demoIds.pendingYesNo}",,"answer",200,`,
   );
   expect(csv[1]).toContain(',"Yes, issue the credit note","full",');
   // The visitor typed their name: the entry is self-named (the last column).
