@@ -1,0 +1,82 @@
+// Real receivers for the notification tests: an HTTP server on loopback that checks each request's
+// Standard Webhooks signature with the library's own verifier (and refuses what does not verify),
+// and that can be taken "down" (503) and brought back.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+
+export interface Received {
+  id: string;
+  body: {
+    type: string;
+    data: {
+      title: string;
+      url: string | null;
+      count: number;
+      route: string;
+      questions: { id: string; asked: string; url: string | null }[];
+    };
+  };
+}
+
+export interface WebhookReceiver {
+  url: string;
+  received: Received[];
+  /** Requests refused: a signature that does not verify. */
+  refused: number;
+  /** Requests answered 503 while down. */
+  turnedAway: number;
+  down: boolean;
+  close(): Promise<void>;
+}
+
+export async function startWebhookReceiver(secret: string): Promise<WebhookReceiver> {
+  const verifier = new Webhook(secret);
+  const state = { received: [] as Received[], refused: 0, turnedAway: 0, down: false };
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      if (state.down) {
+        state.turnedAway += 1;
+        response.writeHead(503).end();
+        return;
+      }
+      const body = Buffer.concat(chunks).toString('utf8');
+      try {
+        const headers = Object.fromEntries(
+          Object.entries(request.headers).map(([k, v]) => [k, String(v)]),
+        );
+        const payload = verifier.verify(body, headers) as Received['body'];
+        state.received.push({ id: String(request.headers['webhook-id']), body: payload });
+        response.writeHead(204).end();
+      } catch {
+        state.refused += 1;
+        response.writeHead(401).end();
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    get received() {
+      return state.received;
+    },
+    get refused() {
+      return state.refused;
+    },
+    get turnedAway() {
+      return state.turnedAway;
+    },
+    get down() {
+      return state.down;
+    },
+    set down(value: boolean) {
+      state.down = value;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export const TEST_SECRET = `whsec_${Buffer.from('a test secret of 32 bytes, ok!!!').toString('base64')}`;
