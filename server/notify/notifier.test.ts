@@ -8,6 +8,7 @@ import { withEmbeddedDb } from '../db/test-db';
 import { takeClaim } from '../team/queries';
 import { soleLease } from '../watch/lease';
 import { createWatcher } from '../watch/watcher';
+import { DELIVERIES_PATH, deliveriesApi } from './api';
 import { loadNotifyConfig, type NotifyConfig, parseNotifyConfig } from './config';
 import { createNotifier, type DeliveryOutcome, RETRY } from './notifier';
 import { listDeliveries } from './outbox';
@@ -311,6 +312,18 @@ routes:
     expect(s.outcomes.filter((o) => o.outcome === 'failed')).toEqual([
       { receiver: 'team', outcome: 'failed' },
     ]);
+    // The operator's view: a signed-in reviewer reads it; no question text, URL or secret in it.
+    const api = deliveriesApi({ db, identity: { header: 'x-forwarded-email', nameHeader: null } });
+    const at = (headers: Record<string, string>, query = '?status=failed') =>
+      api(new Request(`http://portal${DELIVERIES_PATH}${query}`, { headers }), DELIVERIES_PATH);
+    expect((await at({}))?.status).toBe(401);
+    expect((await at({ 'x-forwarded-email': 'ops@example.com' }, '?status=lost'))?.status).toBe(
+      400,
+    );
+    const answered = await at({ 'x-forwarded-email': 'ops@example.com' });
+    const text = await answered?.text();
+    expect(JSON.parse(text ?? '{}').deliveries).toHaveLength(1);
+    expect(text).not.toMatch(/Anyone\?|127\.0\.0\.1|whsec_/);
   });
 
   it('sends every new question to the two-variable webhook with no file', async () => {
