@@ -1,15 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { readSettings } from '../settings/settings';
 import { loadNotifyConfig, parseNotifyConfig } from './config';
+import { TEST_NOTIFY_SETTINGS } from './test-receivers';
 
-const settings = {
-  configFile: 'notify.yaml',
-  webhookUrl: null,
-  webhookSecret: null,
-  smtpUrl: null,
-  emailTo: [],
-  publicUrl: null,
-};
+const settings = { ...TEST_NOTIFY_SETTINGS, publicUrl: null };
 const SECRET = `whsec_${Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')}`;
 
 describe('the notifications file', () => {

@@ -13,7 +13,15 @@ import { loadNotifyConfig, type NotifyConfig, parseNotifyConfig } from './config
 import { createNotifier, type DeliveryOutcome, RETRY } from './notifier';
 import { listDeliveries } from './outbox';
 import { sendersFor } from './receivers';
-import { startWebhookReceiver, TEST_SECRET, type WebhookReceiver } from './test-receivers';
+import {
+  askReflexio,
+  receiversYaml,
+  reflexioSystem,
+  TEST_NOTIFY_SETTINGS as settings,
+  startWebhookReceiver,
+  TEST_SECRET,
+  type WebhookReceiver,
+} from './test-receivers';
 
 let db: Db;
 withEmbeddedDb((opened) => {
@@ -44,34 +52,28 @@ async function receiver() {
   return started;
 }
 
-const settings = {
-  configFile: 'notify.yaml',
-  webhookUrl: null,
-  webhookSecret: null,
-  smtpUrl: null,
-  emailTo: [],
-  publicUrl: 'https://inbox.example.com/portal/',
-};
-
 function config(yaml: string): NotifyConfig {
   const parsed = parseNotifyConfig(yaml, settings);
   if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
   return parsed.config;
 }
 
+/** Every question to one signed webhook, `team`, with these lines added to its route. */
+const teamRoute = (hook: WebhookReceiver, lines: string[] = []) =>
+  config(
+    [
+      receiversYaml({ team: hook }),
+      'routes:',
+      '  - receiver: team',
+      ...lines.map((l) => `    ${l}`),
+    ].join('\n'),
+  );
+
 function setup(notifyConfig: NotifyConfig) {
   const reflexio = createMockBackend({ seed: 'empty', simulatorIntervalMs: 0 });
   const watcher = createWatcher({
     db,
-    systems: [
-      {
-        id: 'reflexio',
-        kind: 'reflexio',
-        name: 'Reflexio',
-        fetch: (path, headers) =>
-          Promise.resolve(reflexio.app.fetch(new Request(`http://mock${path}`, { headers }))),
-      },
-    ],
+    systems: [reflexioSystem(reflexio.app)],
     lease: soleLease(),
     intervalMs: 10_000,
     log: () => {},
@@ -101,9 +103,8 @@ function setup(notifyConfig: NotifyConfig) {
     if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
     return (await response.json()) as { call: { id: string } };
   };
-  const ask = async (question: string, agent: string, expiresInSeconds = 3600) =>
-    (await mock('/questions', { question, user_id: agent, expires_in_seconds: expiresInSeconds }))
-      .call.id;
+  const ask = (question: string, agent: string, expiresInSeconds?: number) =>
+    askReflexio(reflexio.app, question, agent, expiresInSeconds);
   /** The watcher reads, the notifier routes and sends, as one tick of the server does. */
   const tick = async (advanceMs = 0) => {
     clock.now += advanceMs;
@@ -120,15 +121,7 @@ const questionIds = (hook: WebhookReceiver) =>
 describe('the notifier', () => {
   it('sends a new question once, signed, with a link through PUBLIC_URL', async () => {
     const hook = await receiver();
-    const s = setup(
-      config(`
-receivers:
-  - name: team
-    webhook: { url: "${hook.url}", secret: "${TEST_SECRET}" }
-routes:
-  - receiver: team
-`),
-    );
+    const s = setup(teamRoute(hook));
     const id = await s.ask('Refund order 1042?', 'billing-agent');
     await s.tick();
     await s.tick(5_000);
@@ -149,15 +142,7 @@ routes:
 
   it('groups a burst of 200 questions from one agent into at most 3 messages in the minute', async () => {
     const hook = await receiver();
-    const s = setup(
-      config(`
-receivers:
-  - name: team
-    webhook: { url: "${hook.url}", secret: "${TEST_SECRET}" }
-routes:
-  - receiver: team
-`),
-    );
+    const s = setup(teamRoute(hook));
     // 200 questions over one minute, the watcher reading every 2 s (WATCH_INTERVAL_SECONDS=2).
     const asked: string[] = [];
     for (let second = 0; second < 60; second += 2) {
@@ -185,11 +170,7 @@ routes:
     const pager = await receiver();
     const s = setup(
       config(`
-receivers:
-  - name: team
-    webhook: { url: "${team.url}", secret: "${TEST_SECRET}" }
-  - name: pager
-    webhook: { url: "${pager.url}", secret: "${TEST_SECRET}" }
+${receiversYaml({ team, pager })}
 routes:
   - receiver: team
   - name: five-minutes
@@ -218,9 +199,7 @@ routes:
     const pager = await receiver();
     const s = setup(
       config(`
-receivers:
-  - name: pager
-    webhook: { url: "${pager.url}", secret: "${TEST_SECRET}" }
+${receiversYaml({ pager })}
 routes:
   - receiver: pager
     escalate: { minutes_left: 5 }
@@ -242,16 +221,7 @@ routes:
 
   it('sends nothing for a question answered before its message goes out', async () => {
     const hook = await receiver();
-    const s = setup(
-      config(`
-receivers:
-  - name: team
-    webhook: { url: "${hook.url}", secret: "${TEST_SECRET}" }
-routes:
-  - receiver: team
-    group_wait: 30s
-`),
-    );
+    const s = setup(teamRoute(hook, ['group_wait: 30s']));
     const id = await s.ask('Ship it?', 'deploy-agent');
     await s.tick();
     await s.mock(`/questions/${id}/resolve`, { answer: 'yes' });
@@ -264,16 +234,7 @@ routes:
 
   it('keeps trying a receiver that is down for 2 minutes, and it gets every message after', async () => {
     const hook = await receiver();
-    const s = setup(
-      config(`
-receivers:
-  - name: team
-    webhook: { url: "${hook.url}", secret: "${TEST_SECRET}" }
-routes:
-  - receiver: team
-    group_by: [agent]
-`),
-    );
+    const s = setup(teamRoute(hook, ['group_by: [agent]']));
     hook.down = true;
     const asked = [
       await s.ask('One?', 'agent-a'),
@@ -293,15 +254,7 @@ routes:
 
   it('marks a message failed after its last try, for operators to see', async () => {
     const hook = await receiver();
-    const s = setup(
-      config(`
-receivers:
-  - name: team
-    webhook: { url: "${hook.url}", secret: "${TEST_SECRET}" }
-routes:
-  - receiver: team
-`),
-    );
+    const s = setup(teamRoute(hook));
     hook.down = true;
     await s.ask('Anyone?', 'agent-a', 24 * 3600);
     await s.tick();

@@ -13,7 +13,15 @@ import { parseNotifyConfig } from './config';
 import { createNotifier, RETRY } from './notifier';
 import { claimDue } from './outbox';
 import { sendersFor } from './receivers';
-import { startWebhookReceiver, TEST_SECRET, type WebhookReceiver } from './test-receivers';
+import {
+  askReflexio,
+  receiversYaml,
+  reflexioSystem,
+  startWebhookReceiver,
+  TEST_NOTIFY_SETTINGS,
+  TEST_SECRET,
+  type WebhookReceiver,
+} from './test-receivers';
 
 let server: TestPostgres;
 const dbs: Db[] = [];
@@ -40,24 +48,13 @@ describe.skipIf(!postgresAvailable())('notifications on two replicas', () => {
     hooks.push(team, oncall);
     const parsed = parseNotifyConfig(
       `
-receivers:
-  - name: team
-    webhook: { url: "${team.url}", secret: "${TEST_SECRET}" }
-  - name: oncall
-    webhook: { url: "${oncall.url}", secret: "${TEST_SECRET}" }
+${receiversYaml({ team, oncall })}
 routes:
   - receiver: [team, oncall]
     group_by: [agent]
     group_interval: 0s
 `,
-      {
-        configFile: 'x',
-        webhookUrl: null,
-        webhookSecret: null,
-        smtpUrl: null,
-        emailTo: [],
-        publicUrl: null,
-      },
+      TEST_NOTIFY_SETTINGS,
     );
     if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
     const reflexio = createMockBackend({ seed: 'empty', simulatorIntervalMs: 0 });
@@ -69,15 +66,7 @@ routes:
       await migrate(db);
       const watcher = createWatcher({
         db,
-        systems: [
-          {
-            id: 'reflexio',
-            kind: 'reflexio',
-            name: 'Reflexio',
-            fetch: (path, headers) =>
-              Promise.resolve(reflexio.app.fetch(new Request(`http://mock${path}`, { headers }))),
-          },
-        ],
+        systems: [reflexioSystem(reflexio.app)],
         lease: advisoryLease(() => postgresLeaseConnection(url), { log: () => {} }),
         intervalMs: 10_000,
         log: () => {},
@@ -105,18 +94,9 @@ routes:
     const asked: string[] = [];
     const wave = async (n: number) => {
       for (let i = 0; i < n; i += 1) {
-        const response = await reflexio.app.fetch(
-          new Request('http://mock/__mock/questions', {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({
-              question: `Question ${asked.length}?`,
-              user_id: `agent-${asked.length % 4}`,
-              expires_in_seconds: 3600,
-            }),
-          }),
+        asked.push(
+          await askReflexio(reflexio.app, `Question ${asked.length}?`, `agent-${asked.length % 4}`),
         );
-        asked.push(((await response.json()) as { call: { id: string } }).call.id);
       }
     };
 

@@ -80,3 +80,53 @@ export async function startWebhookReceiver(secret: string): Promise<WebhookRecei
 }
 
 export const TEST_SECRET = `whsec_${Buffer.from('a test secret of 32 bytes, ok!!!').toString('base64')}`;
+
+/** The `receivers:` part of a notifications file: one signed webhook per name. */
+export function receiversYaml(hooks: Record<string, { url: string }>): string {
+  const lines = Object.entries(hooks).flatMap(([name, hook]) => [
+    `  - name: ${name}`,
+    `    webhook: { url: "${hook.url}", secret: "${TEST_SECRET}" }`,
+  ]);
+  return ['receivers:', ...lines].join('\n');
+}
+
+/** Notification settings for tests: a file, links under an example PUBLIC_URL. */
+export const TEST_NOTIFY_SETTINGS = {
+  configFile: 'notify.yaml',
+  webhookUrl: null,
+  webhookSecret: null,
+  smtpUrl: null,
+  emailTo: [] as string[],
+  publicUrl: 'https://inbox.example.com/portal/' as string | null,
+};
+
+type MockApp = { fetch: (request: Request) => Response | Promise<Response> };
+
+/** The Reflexio mock as a watched system, reached in-process. */
+export function reflexioSystem(app: MockApp) {
+  return {
+    id: 'reflexio',
+    kind: 'reflexio' as const,
+    name: 'Reflexio',
+    fetch: (path: string, headers?: Record<string, string>) =>
+      Promise.resolve(app.fetch(new Request(`http://mock${path}`, { headers }))),
+  };
+}
+
+/** Asks a question of the Reflexio mock (its control route); returns its id. */
+export async function askReflexio(
+  app: MockApp,
+  question: string,
+  agent: string,
+  expiresInSeconds = 3600,
+): Promise<string> {
+  const response = await app.fetch(
+    new Request('http://mock/__mock/questions', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ question, user_id: agent, expires_in_seconds: expiresInSeconds }),
+    }),
+  );
+  if (!response.ok) throw new Error(`ask: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { call: { id: string } }).call.id;
+}
