@@ -36,20 +36,62 @@ export function minutesLeft(question: WatchedQuestion, now: number): number | nu
   return question.expiresAt === null ? null : (Date.parse(question.expiresAt) - now) / 60_000;
 }
 
-export function matches(route: Route, question: WatchedQuestion, now: number): boolean {
+/** What the rules read of a question, worked out once per pass rather than once per route. */
+interface Facts {
+  question: WatchedQuestion;
+  agent: string | null;
+  /** Minutes left; null without an expiry. */
+  left: number | null;
+  firstSeenMs: number;
+  claimed: boolean;
+}
+
+function factsOf(question: WatchedQuestion, claimed: boolean, now: number): Facts {
+  return {
+    question,
+    agent: question.agent ?? question.user,
+    left: minutesLeft(question, now),
+    firstSeenMs: Date.parse(question.firstSeen),
+    claimed,
+  };
+}
+
+function fits(route: Route, f: Facts): boolean {
   const { match } = route;
-  const among = (allowed: string[] | undefined, value: string | null) =>
-    allowed === undefined || (value !== null && allowed.includes(value));
-  if (!among(match.system, question.sourceId)) return false;
-  if (!among(match.agent, question.agent ?? question.user)) return false;
-  if (!among(match.tool, question.tool)) return false;
+  const { question } = f;
+  if (match.system && !match.system.includes(question.sourceId)) return false;
+  if (match.agent && (f.agent === null || !match.agent.includes(f.agent))) return false;
+  if (match.tool && (question.tool === null || !match.tool.includes(question.tool))) return false;
   if (match.tag && !question.tags.some((tag) => match.tag?.includes(tag))) return false;
-  if (match.minutesLeft !== undefined) {
-    const left = minutesLeft(question, now);
-    if (left === null || left > match.minutesLeft) return false;
+  if (match.minutesLeft !== undefined && (f.left === null || f.left > match.minutesLeft)) {
+    return false;
   }
   return true;
 }
+
+export function matches(route: Route, question: WatchedQuestion, now: number): boolean {
+  return fits(route, factsOf(question, false, now));
+}
+
+function occasionFor(
+  route: Route,
+  f: Facts,
+  now: number,
+): { kind: OccasionKind; occasion: string } | null {
+  if (!fits(route, f)) return null;
+  if (route.escalateMinutesLeft !== null) {
+    if (f.claimed || f.left === null || f.left > route.escalateMinutesLeft) return null;
+    return { kind: 'escalate', occasion: 'escalate' };
+  }
+  if (route.repeatIntervalMs > 0 && !f.claimed) {
+    const n = Math.floor((now - f.firstSeenMs) / route.repeatIntervalMs);
+    if (n >= 1) return { kind: 'repeat', occasion: `repeat-${n}` };
+  }
+  return { kind: 'new', occasion: 'new' };
+}
+
+const isOpen = (question: WatchedQuestion, left: number | null) =>
+  question.status === 'pending' && question.closedSeen === null && (left === null || left > 0);
 
 /** The occasion a route owes a question now, if any (one per route: the latest that applies). */
 export function occasionOf(
@@ -58,19 +100,8 @@ export function occasionOf(
   claimed: boolean,
   now: number,
 ): { kind: OccasionKind; occasion: string } | null {
-  if (question.status !== 'pending' || question.closedSeen !== null) return null;
-  const left = minutesLeft(question, now);
-  if (left !== null && left <= 0) return null;
-  if (!matches(route, question, now)) return null;
-  if (route.escalateMinutesLeft !== null) {
-    if (claimed || left === null || left > route.escalateMinutesLeft) return null;
-    return { kind: 'escalate', occasion: 'escalate' };
-  }
-  if (route.repeatIntervalMs > 0 && !claimed) {
-    const n = Math.floor((now - Date.parse(question.firstSeen)) / route.repeatIntervalMs);
-    if (n >= 1) return { kind: 'repeat', occasion: `repeat-${n}` };
-  }
-  return { kind: 'new', occasion: 'new' };
+  const f = factsOf(question, claimed, now);
+  return isOpen(question, f.left) ? occasionFor(route, f, now) : null;
 }
 
 /**
@@ -86,9 +117,10 @@ export function plan(
 ): Owed[] {
   const out: Owed[] = [];
   for (const question of questions) {
-    const isClaimed = claimed.has(`${question.sourceId}\n${inboxId(question)}`);
+    const f = factsOf(question, claimed.has(`${question.sourceId}\n${inboxId(question)}`), now);
+    if (!isOpen(question, f.left)) continue;
     for (const route of routes) {
-      const found = occasionOf(route, question, isClaimed, now);
+      const found = occasionFor(route, f, now);
       if (!found) continue;
       const kinds =
         found.kind === 'repeat' ? [found, { kind: 'new' as const, occasion: 'new' }] : [found];
