@@ -8,6 +8,8 @@ export const ASKED_SLICE = 140;
 export const LISTED_MAX = 10;
 
 export interface NoticeQuestion {
+  /** The source id (`reflexio`), as routes and device choices name systems. */
+  sourceId: string;
   system: string;
   id: string;
   agent: string;
@@ -74,6 +76,7 @@ export function buildNotice(input: {
   const questions = input.questions.map((q): NoticeQuestion => {
     const left = q.expiresAt === null ? null : (Date.parse(q.expiresAt) - input.now) / 60_000;
     return {
+      sourceId: q.sourceId,
       system: input.systemNames.get(q.sourceId) ?? q.sourceId,
       id: inboxId(q),
       agent: slice(agentOf(q) || 'an agent', 80),

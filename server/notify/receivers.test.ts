@@ -26,6 +26,7 @@ const notice: Notice = {
   receiver: 'team',
   questions: [
     {
+      sourceId: 'reflexio',
       system: 'Reflexio',
       id: 'ptc_1',
       agent: 'billing-agent',
@@ -37,6 +38,7 @@ const notice: Notice = {
       url: 'https://inbox.example.com/questions/ptc_1',
     },
     {
+      sourceId: 'reflexio',
       system: 'Reflexio',
       id: 'ptc_2',
       agent: 'billing-agent',

@@ -6,7 +6,9 @@ import type { IdentityConfig } from '../identity/identity';
 import { deliveriesApi } from './api';
 import type { NotifyConfig } from './config';
 import { createNotifier, type DeliveryOutcome } from './notifier';
+import { pushApi } from './push-api';
 import { sendersFor } from './receivers';
+import { webPushSender } from './web-push';
 
 export interface NotificationsOptions {
   db: Db;
@@ -24,14 +26,32 @@ export function createNotifications(options: NotificationsOptions) {
   const notifier = createNotifier({
     db: options.db,
     config,
-    senders: sendersFor(config.receivers, options.smtpUrl),
+    senders: sendersFor(
+      config.receivers,
+      options.smtpUrl,
+      Object.fromEntries(
+        config.receivers
+          .filter((receiver) => receiver.kind === 'webpush')
+          .map((receiver) => [
+            receiver.name,
+            webPushSender({
+              db: options.db,
+              subject: options.publicUrl ?? 'mailto:questions-inbox@localhost',
+              claimedBy: () => claimHolders(options.db),
+            }),
+          ]),
+      ),
+    ),
     publicUrl: options.publicUrl,
     leader: options.leader,
     systemNames: options.systemNames,
     onDelivery: options.onDelivery,
   });
+  const deliveries = deliveriesApi({ db: options.db, identity: options.identity });
+  const push = pushApi({ db: options.db, identity: options.identity });
   return {
-    api: deliveriesApi({ db: options.db, identity: options.identity }),
+    api: async (request: Request, innerPath: string) =>
+      (await deliveries(request, innerPath)) ?? push(request, innerPath),
     /** One line for the start-up banner: receivers by kind, never a URL or a secret. */
     summary(): string {
       if (config.receivers.length === 0)
@@ -44,4 +64,12 @@ export function createNotifications(options: NotificationsOptions) {
     },
     close: () => notifier.stop(),
   };
+}
+
+/** Who holds each question now (the inbox's id: `<source>:<id>` for Vertesia and Bilby). */
+async function claimHolders(db: Db): Promise<Map<string, string>> {
+  const rows = await db.query<{ question_id: string; reviewer: string }>(
+    'SELECT question_id, reviewer FROM claims WHERE expires_at > now()',
+  );
+  return new Map(rows.map((row) => [row.question_id, row.reviewer]));
 }
