@@ -35,6 +35,11 @@ export function backoffMs(attempt: number, random: () => number = Math.random): 
   return Math.round(full * (0.5 + random() * 0.5));
 }
 
+/** A pass reads every open question this often; between, only new ones and those expiring soon. */
+export const FULL_PASS_MS = 60_000;
+/** How far back a short pass looks for new questions (a read's transaction commits after its clock). */
+const SEEN_MARGIN_MS = 2 * 60_000;
+
 export type DeliveryOutcome = 'sent' | 'retry' | 'failed' | 'dropped';
 
 export interface NotifierOptions {
@@ -71,13 +76,37 @@ export function createNotifier(options: NotifierOptions): Notifier {
   // Keys this replica has written or seen written: a pass only offers the database the new ones.
   const written = new Set<string>();
   let wasLeader = false;
+  let lastFull: number | null = null;
+  let lastDbTime: string | null = null;
+  // The farthest ahead any route looks at expiry (escalation, minutes_left); reminders need all.
+  const horizonMinutes = Math.max(
+    0,
+    ...config.routes.map((r) => Math.max(r.escalateMinutesLeft ?? 0, r.match.minutesLeft ?? 0)),
+  );
+  const needsAll = config.routes.some((r) => r.repeatIntervalMs > 0);
   let timer: ReturnType<typeof setTimeout> | null = null;
   let running: Promise<unknown> | null = null;
   let stopped = false;
 
   const routeOnce = async () => {
     const now = clock();
-    const [questions, claimed] = await Promise.all([openQuestions(db), liveClaims(db, now)]);
+    const [dbNow] = await db.query<{ now: Date | string }>('SELECT now() AS now');
+    const full =
+      needsAll || lastFull === null || lastDbTime === null || now - lastFull >= FULL_PASS_MS;
+    const recent =
+      full || lastDbTime === null
+        ? undefined
+        : {
+            seenAfter: new Date(Date.parse(lastDbTime) - SEEN_MARGIN_MS).toISOString(),
+            expiringBefore:
+              horizonMinutes > 0 ? new Date(now + horizonMinutes * 60_000).toISOString() : null,
+          };
+    const [questions, claimed] = await Promise.all([
+      openQuestions(db, recent),
+      liveClaims(db, now),
+    ]);
+    if (full) lastFull = now;
+    lastDbTime = new Date(dbNow?.now ?? Date.now()).toISOString();
     const owed = plan(questions, claimed, config.routes, now).filter((o) => {
       const key = `${o.sourceId}\n${o.questionId}\n${o.route}\n${o.receiver}\n${o.occasion}`;
       if (written.has(key)) return false;
@@ -156,7 +185,10 @@ export function createNotifier(options: NotifierOptions): Notifier {
 
   const pass = async () => {
     const leader = options.leader();
-    if (leader !== wasLeader) written.clear();
+    if (leader !== wasLeader) {
+      written.clear();
+      lastFull = null;
+    }
     wasLeader = leader;
     if (leader) await routeOnce();
     await deliverOnce();
