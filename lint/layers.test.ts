@@ -122,6 +122,14 @@ const files: Record<string, Case[]> = {
     ["import { a } from '../db/engine';", 'ok'],
     ["import { a } from '../http/forward-hook';", 'ok'],
   ],
+  'server/notify/planted.ts': [
+    ["import { a } from '../audit/core';", 'wrong'],
+    ["import { a } from '../settings/settings';", 'wrong'],
+    ["import { a } from '../http/portal';", 'wrong'],
+    ["import { a } from '../../mock/app';", 'wrong'],
+    ["import { a } from '../watch/store';", 'ok'],
+    ["import { a } from '../db/engine';", 'ok'],
+  ],
   'server/http/planted.test.ts': [["import { a } from '../audit/sql';", 'ok']],
 };
 

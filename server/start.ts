@@ -18,6 +18,9 @@ import { createInsightsApi } from './insights/core';
 import { sqlInsights } from './insights/queries';
 import { createMetrics, type Metrics, outcomeOf } from './metrics/metrics';
 import { metricsRoute } from './metrics/route';
+import { loadNotifyConfig } from './notify/config';
+import { deliveryCounts } from './notify/outbox';
+import { createNotifications } from './notify/service';
 import type { Upstream } from './proxy/proxy';
 import { configuredSystems, servedSystems } from './proxy/systems';
 import { readSettings } from './settings/settings';
@@ -52,6 +55,13 @@ if (!checked.ok) {
   process.exit(1);
 }
 const settings = checked.settings;
+// Notifications' receivers and routes (server/notify/): a mistake in the file stops the start.
+const notifyConfig = loadNotifyConfig(settings.notify);
+if (!notifyConfig.ok) {
+  for (const problem of notifyConfig.problems) console.error(`Cannot start: ${problem}`);
+  process.exit(1);
+}
+const notifyRoutes = notifyConfig.config;
 const { port, host, basePath, maxBodyBytes } = settings;
 const distDir = path.join(root, 'dist');
 const auditConfig = settings.audit;
@@ -229,8 +239,26 @@ async function main() {
       })),
     }),
     openStreams: () => team.streams(),
+    notifyMessages: () => deliveryCounts(trail.db),
   });
   metricsHooks.upstream = metrics.upstream;
+
+  // Notifications (server/notify/): the replica that watches routes; any replica sends.
+  const notifications = createNotifications({
+    db: trail.db,
+    config: notifyRoutes,
+    smtpUrl: settings.notify.smtpUrl,
+    publicUrl:
+      settings.notify.publicUrl ??
+      `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${port}${dev ? '/' : basePath}`,
+    identity: auditConfig.identity,
+    leader: () => watching.watching(),
+    systemNames: new Map([
+      ['reflexio', 'Reflexio'],
+      ...others.mounted.map((source): [string, string] => [source.prefix, source.name]),
+    ]),
+    onDelivery: (receiver, outcome) => metrics.notifyDelivery(receiver, outcome),
+  });
   const allowedHosts = [
     `localhost:${port}`,
     `127.0.0.1:${port}`,
@@ -253,6 +281,7 @@ async function main() {
     around: audit.around,
     portalApi: async (request, innerPath) =>
       (await insights(request, innerPath)) ??
+      (await notifications.api(request, innerPath)) ??
       (await team.api(request, innerPath)) ??
       audit.api(request, innerPath),
     ready: () => teamReadiness(team),
@@ -300,6 +329,7 @@ async function main() {
     process.exit(1);
   });
   await watching.start();
+  notifications.start();
   server.listen(port, host, () => {
     const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
     const url = `http://${shownHost}:${port}${dev ? '/' : basePath}`;
@@ -333,6 +363,7 @@ async function main() {
         ? `  Watching ${watched.join(', ')} every ${settings.watch.intervalMs / 1000} s: open inboxes get each change live`
         : '  Watching nothing: each browser reads the systems itself (the server holds no key)',
     );
+    console.log(`  ${notifications.summary()}`);
     console.log('');
   });
 
@@ -342,6 +373,7 @@ async function main() {
       others.close();
       stopRetention();
       void watching.close();
+      void notifications.close();
       void team.close();
     },
     // After the answers in flight have recorded their outcomes, never before.

@@ -189,6 +189,68 @@ export const migrations: { version: number; name: string; sql: string }[] = [
 `,
   },
   {
+    // Notifications (server/notify/): what each route owes each receiver, one row per (question,
+    // route, receiver, occasion) written before anything is sent (the key makes it once across
+    // replicas and restarts); the messages those rows are grouped into, an outbox that any replica
+    // sends from (claimed with FOR UPDATE SKIP LOCKED, retried with back-off); when each group last
+    // sent; the Web Push keys, made once; and each reviewer's devices.
+    version: 8,
+    name: 'notifications',
+    sql: `
+  CREATE TABLE notify_items (
+    source_id text NOT NULL,
+    question_id text NOT NULL,
+    route text NOT NULL,
+    receiver text NOT NULL,
+    occasion text NOT NULL,
+    group_key text NOT NULL,
+    created_at timestamptz NOT NULL,
+    message_id bigint,
+    PRIMARY KEY (source_id, question_id, route, receiver, occasion)
+  );
+  CREATE INDEX notify_items_waiting ON notify_items (route, receiver, group_key, created_at)
+    WHERE message_id IS NULL;
+  CREATE INDEX notify_items_message ON notify_items (message_id);
+  CREATE TABLE notify_groups (
+    route text NOT NULL,
+    receiver text NOT NULL,
+    group_key text NOT NULL,
+    last_sent_at timestamptz,
+    PRIMARY KEY (route, receiver, group_key)
+  );
+  CREATE TABLE notify_messages (
+    id bigserial PRIMARY KEY,
+    route text NOT NULL,
+    receiver text NOT NULL,
+    group_key text NOT NULL,
+    occasion text NOT NULL,
+    status text NOT NULL DEFAULT 'pending',
+    attempts integer NOT NULL DEFAULT 0,
+    next_at timestamptz NOT NULL,
+    created_at timestamptz NOT NULL,
+    done_at timestamptz,
+    last_error text
+  );
+  CREATE INDEX notify_messages_due ON notify_messages (next_at) WHERE status = 'pending';
+  CREATE INDEX notify_messages_status ON notify_messages (status, created_at);
+  CREATE TABLE notify_vapid (
+    id integer PRIMARY KEY CHECK (id = 1),
+    public_key text NOT NULL,
+    private_key text NOT NULL,
+    created_at timestamptz NOT NULL DEFAULT now()
+  );
+  CREATE TABLE push_subscriptions (
+    endpoint text PRIMARY KEY,
+    reviewer text NOT NULL,
+    p256dh text NOT NULL,
+    auth text NOT NULL,
+    choice jsonb NOT NULL,
+    created_at timestamptz NOT NULL DEFAULT now()
+  );
+  CREATE INDEX push_subscriptions_reviewer ON push_subscriptions (reviewer);
+`,
+  },
+  {
     // The Activity page's search finds entries by what their question asked (server/audit/
     // queries.ts looks the text up here first). Version 8 is left to the notifications' outbox.
     version: 9,

@@ -20,10 +20,15 @@ describe('the metrics', () => {
       ],
     }),
     openStreams: () => 7,
+    notifyMessages: async () => [
+      { receiver: 'oncall', status: 'failed', count: 2 },
+      { receiver: 'oncall', status: 'sent', count: 40 },
+    ],
   });
   metrics.upstream('reflexio', 'get', '2xx', 0.12);
   metrics.upstream('reflexio', 'post', '5xx', 1.3);
   metrics.auditWrite('ok');
+  metrics.notifyDelivery('oncall', 'failed');
 
   it('gives each figure with its system', async () => {
     const text = await metrics.text();
@@ -39,6 +44,8 @@ describe('the metrics', () => {
       'qi_upstream_requests_total{system="reflexio",method="POST",outcome="5xx"} 1',
     );
     expect(text).toContain('qi_audit_writes_total{outcome="ok"} 1');
+    expect(text).toContain('qi_notify_messages{receiver="oncall",status="failed"} 2');
+    expect(text).toContain('qi_notify_deliveries_total{receiver="oncall",outcome="failed"} 1');
   });
 
   // CI has promtool (.ci/run installs prometheus); a laptop without it skips this one.

@@ -27,6 +27,8 @@ export interface MetricsInputs {
   waiting(): Promise<WaitingFigures[]>;
   watch(): { watching: boolean; systems: WatchFigures[] };
   openStreams(): number;
+  /** Notification messages per receiver and status, every replica's (server/notify/). */
+  notifyMessages?(): Promise<{ receiver: string; status: string; count: number }[]>;
 }
 
 export type UpstreamOutcome = '2xx' | '3xx' | '4xx' | '5xx' | 'error';
@@ -36,6 +38,8 @@ export interface Metrics {
   /** One request to a system (a browser's through the proxy, or the watcher's own). */
   upstream(system: string, method: string, outcome: UpstreamOutcome, seconds: number): void;
   auditWrite(outcome: 'ok' | 'failed'): void;
+  /** One try of a notification message on this replica: sent, to retry, failed for good, dropped. */
+  notifyDelivery(receiver: string, outcome: 'sent' | 'retry' | 'failed' | 'dropped'): void;
   text(): Promise<string>;
 }
 
@@ -147,8 +151,33 @@ export function createMetrics(inputs: MetricsInputs): Metrics {
     registers: [registry],
   });
 
+  const notifyTries = new Counter({
+    name: 'qi_notify_deliveries_total',
+    help: 'Tries of notification messages on this replica, per receiver and outcome (sent, retry, failed after the last try, dropped because its questions closed).',
+    labelNames: ['receiver', 'outcome'] as const,
+    registers: [registry],
+  });
+  const { notifyMessages } = inputs;
+  if (notifyMessages) {
+    new Gauge({
+      name: 'qi_notify_messages',
+      help: 'Notification messages in the outbox per receiver and status (pending, sent, failed, dropped), from the database.',
+      labelNames: ['receiver', 'status'] as const,
+      registers: [registry],
+      async collect() {
+        this.reset();
+        for (const row of await notifyMessages()) {
+          this.set({ receiver: row.receiver, status: row.status }, row.count);
+        }
+      },
+    });
+  }
+
   return {
     contentType: registry.contentType,
+    notifyDelivery(receiver, outcome) {
+      notifyTries.inc({ receiver, outcome });
+    },
     upstream(name, method, outcome, seconds) {
       const verb = method.toUpperCase();
       requests.inc({ system: name, method: verb, outcome });

@@ -5,6 +5,8 @@ import { DEFAULT_MAX_TENANTS } from '../../mock/app';
 import { type AuditConfig, auditConfigFromEnv } from '../audit/config';
 import { DEFAULT_MAX_BODY_BYTES } from '../http/body-limit';
 import { normalizeBasePath } from '../http/portal';
+import { redactUrl } from '../lib/redact-url';
+import { type NotifySettings, WHSEC } from '../notify/config';
 import {
   DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_UPSTREAM_TIMEOUT_MS,
@@ -49,6 +51,12 @@ export const SETTING_NAMES = [
   'INSIGHTS_PER_REVIEWER',
   'WATCH_INTERVAL_SECONDS',
   'METRICS_TOKEN',
+  'NOTIFY_CONFIG',
+  'NOTIFY_WEBHOOK_URL',
+  'NOTIFY_WEBHOOK_SECRET',
+  'SMTP_URL',
+  'NOTIFY_EMAIL_TO',
+  'PUBLIC_URL',
 ] as const;
 
 type SettingName = (typeof SETTING_NAMES)[number];
@@ -84,6 +92,8 @@ export interface Settings {
   watch: { intervalMs: number };
   /** METRICS_TOKEN: `/metrics` asks for it as a bearer token; without it, the identity rules. */
   metricsToken: string | null;
+  /** Notifications (server/notify/): where the routes file is, and the two-variable setups. */
+  notify: NotifySettings;
 }
 
 export type SettingsResult = { ok: true; settings: Settings } | { ok: false; problems: string[] };
@@ -378,6 +388,8 @@ export function readSettings(env: Env, served: unknown = null): SettingsResult {
     read.problems.push('METRICS_TOKEN must be at least 16 characters (its value is not shown).');
   }
 
+  const notify = readNotify(read);
+
   const audit = auditConfigFromEnv(env);
   if (!audit.ok) read.problems.push(audit.message);
 
@@ -401,7 +413,66 @@ export function readSettings(env: Env, served: unknown = null): SettingsResult {
       insights,
       watch,
       metricsToken,
+      notify,
       mock,
     },
+  };
+}
+
+const HTTP_URL = /^https?:\/\/[^\s]+$/;
+
+/**
+ * NOTIFY_* and SMTP_URL: each half of a two-variable setup needs the other; URLs may carry a secret
+ * (a Slack-style webhook path, an SMTP password), so a refusal shows them redacted or not at all.
+ */
+function readNotify(read: Reader): NotifySettings {
+  const url = (name: 'NOTIFY_WEBHOOK_URL' | 'PUBLIC_URL') => {
+    const value = read.raw(name)?.trim();
+    if (value === undefined) return null;
+    if (HTTP_URL.test(value) && URL.canParse(value)) return value;
+    read.problems.push(
+      `${name} must be an http:// or https:// URL, not ${shown(redactUrl(value))}.`,
+    );
+    return null;
+  };
+  const webhookUrl = url('NOTIFY_WEBHOOK_URL');
+  const webhookSecret = read.secret('NOTIFY_WEBHOOK_SECRET') ?? null;
+  if (webhookSecret !== null && !WHSEC.test(webhookSecret)) {
+    read.problems.push(
+      'NOTIFY_WEBHOOK_SECRET must be a whsec_… secret as the Standard Webhooks spec writes them, e.g. whsec_ and 32 random bytes in base64 (its value is not shown).',
+    );
+  }
+  if ((read.raw('NOTIFY_WEBHOOK_URL') === undefined) !== (webhookSecret === null)) {
+    read.problems.push(
+      'NOTIFY_WEBHOOK_URL and NOTIFY_WEBHOOK_SECRET go together: set both or neither.',
+    );
+  }
+  const smtpRaw = read.raw('SMTP_URL')?.trim();
+  let smtpUrl: string | null = null;
+  if (smtpRaw !== undefined) {
+    if (/^smtps?:\/\/[^\s]+$/.test(smtpRaw) && URL.canParse(smtpRaw)) smtpUrl = smtpRaw;
+    else
+      read.problems.push(
+        `SMTP_URL must be an smtp:// or smtps:// URL, not ${shown(redactUrl(smtpRaw))}.`,
+      );
+  }
+  const toRaw = read.raw('NOTIFY_EMAIL_TO');
+  const emailTo = (toRaw ?? '')
+    .split(',')
+    .map((address) => address.trim())
+    .filter(Boolean);
+  const badAddress = emailTo.find((address) => !/^[^\s@<>,]+@[^\s@<>,]+$/.test(address));
+  if (badAddress !== undefined)
+    read.problem('NOTIFY_EMAIL_TO', 'email addresses separated by commas', badAddress);
+  if (emailTo.length > 0 && smtpRaw === undefined) {
+    read.problems.push('NOTIFY_EMAIL_TO needs SMTP_URL: the server sends mail through it.');
+  }
+  return {
+    configFile: read.raw('NOTIFY_CONFIG')?.trim() ?? null,
+    webhookUrl: webhookUrl && webhookSecret ? webhookUrl : null,
+    webhookSecret: webhookUrl && webhookSecret ? webhookSecret : null,
+    smtpUrl,
+    emailTo,
+    publicUrl: url('PUBLIC_URL'),
   };
 }

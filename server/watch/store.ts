@@ -417,11 +417,25 @@ export async function changesSince(
   return out;
 }
 
-/** Open questions, for the server's own figures (metrics, notifications). */
-export async function openQuestions(db: Queryable): Promise<WatchedQuestion[]> {
-  const rows = await db.query<QuestionRow>(
-    'SELECT * FROM watched_questions WHERE closed_seen IS NULL ORDER BY first_seen',
-  );
+/**
+ * Open questions, for the server's own figures (metrics, notifications); with `recent`, only those
+ * first seen after `seenAfter` (the database's time) or expiring before `expiringBefore`.
+ */
+export async function openQuestions(
+  db: Queryable,
+  recent?: { seenAfter: string; expiringBefore: string | null },
+): Promise<WatchedQuestion[]> {
+  const rows = recent
+    ? await db.query<QuestionRow>(
+        `SELECT * FROM watched_questions
+          WHERE closed_seen IS NULL
+            AND (first_seen > $1::timestamptz OR expires_at <= $2::timestamptz)
+          ORDER BY first_seen`,
+        [recent.seenAfter, recent.expiringBefore],
+      )
+    : await db.query<QuestionRow>(
+        'SELECT * FROM watched_questions WHERE closed_seen IS NULL ORDER BY first_seen',
+      );
   return rows.map(toQuestion);
 }
 
