@@ -183,6 +183,16 @@ test('two replicas, one reader: new questions reach both pages live, the other r
     await drawer(page).getByRole('button', { name: 'Answer', exact: true }).click();
     await expect(page.getByText('Answer sent')).toBeVisible();
     await expect(row(page, meanwhile.id)).toHaveCount(0);
+
+    // The Activity page names the answered question by what it asked, and opens it.
+    await page.getByRole('link', { name: 'Activity' }).click();
+    const entry = page.getByRole('link', { name: `Meanwhile of ${tag}?` });
+    await expect(entry).toBeVisible();
+    await page.getByRole('textbox', { name: 'Search' }).fill(`Meanwhile of ${tag}`);
+    await page.getByRole('textbox', { name: 'Search' }).press('Enter');
+    await expect(entry).toHaveCount(1);
+    await entry.click();
+    await expect(drawer(page)).toBeVisible();
   } finally {
     for (const context of contexts) await context.close();
     await api.dispose();
