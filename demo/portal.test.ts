@@ -283,7 +283,7 @@ describe('the trail in the demo', () => {
     expect(lines).toHaveLength(2);
     // A leading = is defused, as the server's CSV does.
     expect(lines[1]).toContain(
-      `,"Reviewer",,"reflexio","reflexio","${demoIds.pendingYesNo}","answer",200,`,
+      `,"Reviewer",,"reflexio","reflexio","${demoIds.pendingYesNo}",,"answer",200,`,
     );
     expect(lines[1]).toContain(`"'=SUM(${demoIds.pendingYesNo})","full"`);
   });
