@@ -83,8 +83,10 @@ async function named(request: Request, cookie: DemoPortalOptions['cookie']): Pro
   return new Request(request.url, { method, headers, body, signal: request.signal });
 }
 
-/** Pending questions of the three mocks, named as the portal names them (config.ts sources). */
-async function pendingQuestions(backends: readonly DemoBackend[]): Promise<Subject[]> {
+const list = (value: unknown) => (Array.isArray(value) ? (value as Record<string, unknown>[]) : []);
+
+/** The three mocks' state (`__mock/state`), each null when its mock does not answer. */
+async function mockStates(backends: readonly DemoBackend[]) {
   const state = async (name: string) => {
     const backend = backends.find((candidate) => candidate.name === name);
     if (!backend) return null;
@@ -96,8 +98,54 @@ async function pendingQuestions(backends: readonly DemoBackend[]): Promise<Subje
     state('vertesia'),
     state('bilby'),
   ]);
-  const list = (value: unknown) =>
-    Array.isArray(value) ? (value as Record<string, unknown>[]) : [];
+  return { reflexio, vertesia, bilby };
+}
+
+/** Characters of a question's text the demo's Activity page is given (as the watcher keeps). */
+const ASKED_CHARS = 500;
+/** Question texts the demo remembers (Bilby's leave the mock's state once answered). */
+const ASKED_KEPT = 5000;
+
+/**
+ * What the demo's questions ask, by `<source>\u0001<the system's own id>`: the static demo has no
+ * watcher, so its Activity page learns them from the mocks each time it is read.
+ */
+async function learnAsked(
+  backends: readonly DemoBackend[],
+  known: Map<string, string>,
+): Promise<void> {
+  const { reflexio, vertesia, bilby } = await mockStates(backends);
+  const keep = (source: string, id: unknown, text: unknown) => {
+    if (typeof id !== 'string' || typeof text !== 'string' || !text) return;
+    const key = `${source}\u0001${id}`;
+    known.delete(key);
+    known.set(key, text.slice(0, ASKED_CHARS));
+  };
+  for (const call of list(reflexio?.calls)) {
+    const args = call.args as Record<string, unknown> | undefined;
+    keep('reflexio', call.id, call.question_text ?? args?.question);
+  }
+  for (const ask of list(vertesia?.asks)) {
+    const questions: unknown[] = Array.isArray(ask.questions) ? ask.questions : [];
+    keep('vertesia', ask.askId, questions.filter((q) => typeof q === 'string').join('\n'));
+  }
+  for (const conversation of list(bilby?.conversations)) {
+    for (const pending of list(conversation.pendingQuestions)) {
+      const words = list(pending.questions)
+        .map((prompt) => prompt.question)
+        .filter((question): question is string => typeof question === 'string');
+      keep('bilby', `${conversation.id}:${pending.toolCallId}`, words.join('\n'));
+    }
+  }
+  for (const key of known.keys()) {
+    if (known.size <= ASKED_KEPT) break;
+    known.delete(key);
+  }
+}
+
+/** Pending questions of the three mocks, named as the portal names them (config.ts sources). */
+async function pendingQuestions(backends: readonly DemoBackend[]): Promise<Subject[]> {
+  const { reflexio, vertesia, bilby } = await mockStates(backends);
   return [
     // Reflexio's ids are the portal's own; the others are `<source>:<native id>`.
     ...list(reflexio?.calls)
@@ -125,7 +173,9 @@ export async function createDemoPortal(options: DemoPortalOptions): Promise<Demo
       .then(() => options.save(key, value()))
       .catch((error: unknown) => log(`[demo] could not save ${key}: ${String(error)}`));
   };
+  const asked = new Map<string, string>();
   const trail = memoryTrail({
+    askedOf: (sourceId, questionId) => asked.get(`${sourceId}\u0001${questionId}`) ?? null,
     maxEntries: TRAIL_MAX_ENTRIES,
     now: options.now,
     onChange: () => persist(TRAIL_KEY, () => trail.snapshot()),
@@ -214,11 +264,16 @@ export async function createDemoPortal(options: DemoPortalOptions): Promise<Demo
       if (innerPath.startsWith('/portal-api/__demo/')) {
         return demoControl(request, innerPath.slice('/portal-api/__demo/'.length));
       }
-      const asked = await named(request, options.cookie);
+      const reviewed = await named(request, options.cookie);
+      if (innerPath.startsWith('/portal-api/activity')) {
+        await learnAsked(options.backends, asked).catch((error: unknown) =>
+          log(`[demo] could not read what the questions ask: ${String(error)}`),
+        );
+      }
       return (
-        (await insights(asked, innerPath)) ??
-        (await team.api(asked, innerPath)) ??
-        audit.api(asked, innerPath)
+        (await insights(reviewed, innerPath)) ??
+        (await team.api(reviewed, innerPath)) ??
+        audit.api(reviewed, innerPath)
       );
     },
     async forward(backend, request, body) {

@@ -56,8 +56,11 @@ test('answer as the named visitor; History, the row, Activity and its CSV say so
   expect(reply.disposition).toMatch(/attachment/);
   const csv = reply.text.trim().split('\r\n');
   expect(csv).toHaveLength(2);
-  expect(csv[1]).toContain(
-    `"${visitor}",,"reflexio","reflexio","${demoIds.pendingYesNo}",,"answer",200,`,
+  // What the question asked, learnt from the demo's mock (the static demo has no watcher).
+  expect(csv[1]).toMatch(
+    new RegExp(
+      `"${visitor}",,"reflexio","reflexio","${demoIds.pendingYesNo}","[^"]+","answer",200,`,
+    ),
   );
   expect(csv[1]).toContain(',"Yes, issue the credit note","full",');
   // The visitor typed their name: the entry is self-named (the last column).
