@@ -237,9 +237,20 @@ export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
   }, 60_000);
   unref(prune);
 
+  /** Says again, to the other replicas, who is on which question on this replica. */
+  const sayAgain = () => {
+    const at = now();
+    for (const [key, entry] of seen) {
+      if (entry.replica !== replica || entry.expiresAt <= at) continue;
+      link.presence(key.slice(replica.length + 1), entry);
+    }
+  };
+
   /** What another replica said (its own messages never come back here). */
   const heard = (message: Record<string, unknown>) => {
     if (message.kind === 'claims') void reloadClaims();
+    // It was away: what it heard from here before then is gone.
+    if (message.kind === 'again') sayAgain();
     if (
       message.kind === 'acted' &&
       typeof message.sourceId === 'string' &&
@@ -271,16 +282,14 @@ export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {
     log,
     now,
     onMessage: heard,
-    // Back after a loss: what the others changed meanwhile is read again, and what this replica
-    // has is said again (they dropped it when its entries' time ran out).
+    // Back after a loss: what the others changed meanwhile is read again, what this replica has
+    // is said again (they dropped it when its entries' time ran out), and the others are asked to
+    // say again what they have: one that came back first spoke while this one could not hear.
     onResync: () => {
       void reloadClaims();
       link.claims();
-      const at = now();
-      for (const [key, entry] of seen) {
-        if (entry.replica !== replica || entry.expiresAt <= at) continue;
-        link.presence(key.slice(replica.length + 1), entry);
-      }
+      link.askAgain();
+      sayAgain();
     },
   });
 

@@ -3,7 +3,8 @@
 // never the database pool answers use: changes made while a send is under way are merged (the
 // latest word of each tab; one "claims changed"; the last acts), so a flood of changes costs
 // one NOTIFY statement at a time and never a queue. While the link is down nothing is kept:
-// when it is back, `resync` re-reads what others changed and says again what this replica has.
+// when it is back, `resync` re-reads what others changed, says again what this replica has, and
+// asks the others to say again what they have (they may have come back first and spoken to no one).
 // No Node built-ins (server/team/core.ts runs in the demo's Service Worker too).
 
 /** What a bus connection tells: each message, and whenever the link goes down or comes back. */
@@ -32,6 +33,8 @@ export interface TeamLink {
   presence(tab: string, entry: object | null): void;
   claims(): void;
   acted(message: object): void;
+  /** Asks the other replicas to say again what they have (this one missed it while down). */
+  askAgain(): void;
   state(): LinkState;
   close(): Promise<void>;
 }
@@ -57,6 +60,7 @@ export async function openTeamLink(options: {
   const { bus, replica, log, now } = options;
   const presence = new Map<string, string>();
   let claims = false;
+  let asking = false;
   let acted: string[] = [];
   let sending = false;
   let up = false;
@@ -70,6 +74,7 @@ export async function openTeamLink(options: {
   const clear = () => {
     presence.clear();
     claims = false;
+    asking = false;
     acted = [];
   };
 
@@ -88,6 +93,8 @@ export async function openTeamLink(options: {
     const batch: string[] = [];
     if (claims) batch.push(message({ kind: 'claims' }));
     claims = false;
+    if (asking) batch.push(message({ kind: 'again' }));
+    asking = false;
     batch.push(...acted.splice(0, BATCH_MAX));
     for (const [tab, text] of presence) {
       if (batch.length >= BATCH_MAX) break;
@@ -161,6 +168,11 @@ export async function openTeamLink(options: {
     claims() {
       if (!bus || !up) return;
       claims = true;
+      flush();
+    },
+    askAgain() {
+      if (!bus || !up) return;
+      asking = true;
       flush();
     },
     acted(value) {

@@ -5,6 +5,7 @@ import { migrate } from '../db/migrations';
 import { withEmbeddedDb } from '../db/test-db';
 import { postgresAvailable, startTestPostgres, type TestPostgres } from '../db/test-postgres';
 import type { IdentityConfig } from '../identity/identity';
+import type { BusHandlers, TeamBus } from './link';
 import { createTeam, type TeamOptions, teamBus } from './sql';
 import type { Team, TeamSnapshot } from './types';
 
@@ -458,4 +459,65 @@ describe.skipIf(!postgresAvailable())('two replicas on one PostgreSQL', () => {
     );
     await reader?.cancel();
   }, 60_000);
+});
+
+/**
+ * A bus between replicas in this process, each replica's link switched on and off by the test: the
+ * order in which replicas come back after an outage is the test's to choose (on a real PostgreSQL it
+ * is the reconnect timers' jitter).
+ */
+function switchedBus() {
+  const open = new Map<number, { handlers: BusHandlers; up: boolean }>();
+  let next = 0;
+  const bus: TeamBus = {
+    async open(handlers) {
+      const id = next++;
+      const entry = { handlers, up: true };
+      open.set(id, entry);
+      handlers.link(true, null);
+      return {
+        async notify(payloads) {
+          if (!entry.up) throw new Error('the link to PostgreSQL is down');
+          for (const other of open.values())
+            if (other.up) for (const payload of payloads) other.handlers.message(payload);
+        },
+        async close() {
+          open.delete(id);
+        },
+      };
+    },
+  };
+  const set = (id: number, up: boolean) => {
+    const entry = open.get(id);
+    if (!entry) throw new Error(`no replica ${id}`);
+    entry.up = up;
+    entry.handlers.link(up, up ? null : 'the connection closed');
+  };
+  return { bus, set };
+}
+
+describe('two replicas after an outage', () => {
+  it.each([
+    ['the one that has presence', 0, 1],
+    ['the one that has none', 1, 0],
+  ])('show each other again whichever comes back first (%s first)', async (_, first, second) => {
+    const { bus, set } = switchedBus();
+    const a = await team({ bus });
+    const b = await team({ bus });
+    set(0, false);
+    set(1, false);
+    // Alice opens a question on A while neither can hear the other.
+    await caller(a)('alice@example.com', 'POST', 'presence', { tab: 't', question });
+    set(first, true);
+    // Everything the first one says on coming back goes out (promise jobs only: one macrotask turn).
+    await new Promise((resolve) => setImmediate(resolve));
+    set(second, true);
+    await expect
+      .poll(
+        async () =>
+          ((await caller(b)('bob@example.com', 'GET', 'state')).body as unknown as TeamSnapshot)
+            .viewers,
+      )
+      .toEqual([expect.objectContaining({ reviewer: 'alice@example.com', questionId: 'q1' })]);
+  });
 });
