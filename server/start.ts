@@ -18,7 +18,7 @@ import { createInsightsApi } from './insights/core';
 import { sqlInsights } from './insights/queries';
 import { createMetrics, type Metrics, outcomeOf } from './metrics/metrics';
 import { metricsRoute } from './metrics/route';
-import { loadNotifyConfig } from './notify/config';
+import { loadNotifyConfig, offerDevices } from './notify/config';
 import { deliveryCounts } from './notify/outbox';
 import { createNotifications } from './notify/service';
 import type { Upstream } from './proxy/proxy';
@@ -61,7 +61,7 @@ if (!notifyConfig.ok) {
   for (const problem of notifyConfig.problems) console.error(`Cannot start: ${problem}`);
   process.exit(1);
 }
-const notifyRoutes = notifyConfig.config;
+const notifyRoutes = offerDevices(notifyConfig.config, settings.notify);
 const { port, host, basePath, maxBodyBytes } = settings;
 const distDir = path.join(root, 'dist');
 const auditConfig = settings.audit;

@@ -197,3 +197,16 @@ test('a link to a question lower in the list keeps the demo banner and the statu
   await expect(page.getByRole('region', { name: 'Demo' })).toBeInViewport();
   await expect(page.getByRole('radiogroup', { name: 'Status' })).toBeInViewport();
 });
+
+test('the bell’s menu says in one line that “when the inbox is closed” needs the portal server', async ({
+  page,
+}) => {
+  await page.goto('./');
+  await expect(row(page, demoIds.pendingYesNo)).toBeVisible(firstVisit);
+  await page.getByRole('button', { name: 'Notification options' }).click();
+  const menu = page.getByRole('dialog', { name: 'Notification options' });
+  await expect(menu).toContainText(
+    '“When the inbox is closed” needs the portal server; this deployment has none',
+  );
+  await expect(menu.getByRole('switch')).toHaveCount(0);
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readSettings } from '../settings/settings';
-import { loadNotifyConfig, parseNotifyConfig } from './config';
+import { loadNotifyConfig, offerDevices, parseNotifyConfig } from './config';
 import { TEST_NOTIFY_SETTINGS } from './test-receivers';
 
 const settings = { ...TEST_NOTIFY_SETTINGS, publicUrl: null };
@@ -114,5 +114,38 @@ describe('the notification settings', () => {
       null,
     );
     expect(good.ok && good.settings.notify.webhookSecret).toBe(SECRET);
+  });
+});
+
+describe("reviewers' devices without a file", () => {
+  const none = { ...TEST_NOTIFY_SETTINGS, configFile: null };
+  it('offers devices every new question and an escalation at 5 minutes left, beside the variables', () => {
+    const loaded = loadNotifyConfig({
+      ...none,
+      webhookUrl: 'https://hooks.example.com/q',
+      webhookSecret: `whsec_${Buffer.from('0123456789abcdef0123').toString('base64')}`,
+    });
+    if (!loaded.ok) throw new Error(loaded.problems.join('\n'));
+    const offered = offerDevices(loaded.config, none);
+    expect(offered.receivers.map((r) => `${r.name} ${r.kind}`)).toEqual([
+      'env-webhook webhook',
+      'devices webpush',
+    ]);
+    expect(
+      offered.routes.map((r) => [r.name, r.receivers.join(), r.escalateMinutesLeft]),
+    ).toEqual([
+      ['env-webhook', 'env-webhook', null],
+      ['devices', 'devices', null],
+      ['devices-escalation', 'devices', 5],
+    ]);
+  });
+
+  it('leaves a file to say where devices stand', () => {
+    const parsed = parseNotifyConfig(
+      'receivers:\n  - name: ops\n    slack: { url: https://hooks.slack.com/services/T/B/x }\nroutes:\n  - receiver: ops\n',
+      TEST_NOTIFY_SETTINGS,
+    );
+    if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
+    expect(offerDevices(parsed.config, TEST_NOTIFY_SETTINGS)).toBe(parsed.config);
   });
 });

@@ -284,3 +284,38 @@ export function loadNotifyConfig(
   if (problems.length > 0) return { ok: false, problems };
   return { ok: true, config };
 }
+
+/** Where no NOTIFY_CONFIG decides: what a `webpush` receiver named so gets by default. */
+export const DEFAULT_DEVICES = 'devices';
+/** The default escalation to reviewers' devices: this few minutes left and nobody on it. */
+export const DEFAULT_DEVICES_ESCALATE_MINUTES = 5;
+
+/**
+ * Reviewers' own devices are offered without a file: with no NOTIFY_CONFIG, a `webpush` receiver
+ * gets every new question (grouped as the variables' receivers are) and an escalation at 5 minutes
+ * left, unclaimed. Nothing is sent to anyone until a reviewer turns it on for a device (the bell's
+ * "Also when the inbox is closed"); each device's choice then filters what reaches it. A file
+ * decides for itself: with one, devices get what its routes send to a `webpush` receiver.
+ */
+export function offerDevices(config: NotifyConfig, settings: Pick<NotifySettings, 'configFile'>) {
+  if (settings.configFile || config.receivers.some((r) => r.kind === 'webpush')) return config;
+  if (config.receivers.some((r) => r.name === DEFAULT_DEVICES)) return config;
+  const route = (name: string, escalateMinutesLeft: number | null): Route => ({
+    name,
+    receivers: [DEFAULT_DEVICES],
+    match: {},
+    groupBy: DEFAULT_GROUP_BY,
+    groupWaitMs: DEFAULT_GROUP_WAIT_MS,
+    groupIntervalMs: DEFAULT_GROUP_INTERVAL_MS,
+    repeatIntervalMs: 0,
+    escalateMinutesLeft,
+  });
+  return {
+    receivers: [...config.receivers, { name: DEFAULT_DEVICES, kind: 'webpush' as const }],
+    routes: [
+      ...config.routes,
+      route(DEFAULT_DEVICES, null),
+      route(`${DEFAULT_DEVICES}-escalation`, DEFAULT_DEVICES_ESCALATE_MINUTES),
+    ],
+  };
+}

@@ -1,5 +1,5 @@
 // A reviewer's devices for Web Push: `GET /portal-api/notify/push` gives the deployment's public
-// VAPID key (for `pushManager.subscribe`); `POST` keeps this device's subscription with what its
+// VAPID key (for `pushManager.subscribe`) and whether any route sends to devices (`offered`); `POST` keeps this device's subscription with what its
 // reviewer chose (all, some systems or tags, questions they claimed, escalations only); `DELETE`
 // forgets it. Only under the signed-in reviewer's name; bodies capped at 8 KB; nothing logged.
 
@@ -26,13 +26,23 @@ const json = (status: number, value: unknown) =>
 const saveBody = z.object({ subscription: subscriptionSchema, choice: choiceSchema }).strict();
 const deleteBody = z.object({ endpoint: z.string().max(2000) }).strict();
 
-export function pushApi(options: { db: Queryable; identity: IdentityConfig }) {
+export function pushApi(options: {
+  db: Queryable;
+  identity: IdentityConfig;
+  /** Whether a `webpush` receiver is configured: without one a device would never hear a word. */
+  offered: boolean;
+}) {
   return async (request: Request, innerPath: string): Promise<Response | null> => {
     if (innerPath !== PUSH_PATH) return null;
     const reviewer = identify(request.headers, options.identity);
     if (reviewer instanceof Response) return reviewer;
     const method = request.method.toUpperCase();
-    if (method === 'GET') return json(200, { publicKey: (await vapidKeys(options.db)).publicKey });
+    if (method === 'GET') {
+      return json(200, {
+        publicKey: (await vapidKeys(options.db)).publicKey,
+        offered: options.offered,
+      });
+    }
     if (method !== 'POST' && method !== 'DELETE')
       return json(405, { detail: 'GET, POST or DELETE.' });
     const text = await request.text();

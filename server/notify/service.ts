@@ -4,7 +4,7 @@
 import type { Db } from '../db/engine';
 import type { IdentityConfig } from '../identity/identity';
 import { deliveriesApi } from './api';
-import type { NotifyConfig } from './config';
+import { DEFAULT_DEVICES, type NotifyConfig } from './config';
 import { createNotifier, type DeliveryOutcome } from './notifier';
 import { pushApi } from './push-api';
 import { sendersFor } from './receivers';
@@ -48,7 +48,11 @@ export function createNotifications(options: NotificationsOptions) {
     onDelivery: options.onDelivery,
   });
   const deliveries = deliveriesApi({ db: options.db, identity: options.identity });
-  const push = pushApi({ db: options.db, identity: options.identity });
+  const push = pushApi({
+    db: options.db,
+    identity: options.identity,
+    offered: config.receivers.some((receiver) => receiver.kind === 'webpush'),
+  });
   return {
     api: async (request: Request, innerPath: string) =>
       (await deliveries(request, innerPath)) ?? push(request, innerPath),
@@ -56,6 +60,8 @@ export function createNotifications(options: NotificationsOptions) {
     summary(): string {
       if (config.receivers.length === 0)
         return 'Notifications: none (NOTIFY_CONFIG, NOTIFY_WEBHOOK_URL or SMTP_URL turn them on)';
+      if (config.receivers.every((r) => r.name === DEFAULT_DEVICES && r.kind === 'webpush'))
+        return "Notifications: to reviewers' devices that turn them on (NOTIFY_CONFIG, NOTIFY_WEBHOOK_URL or SMTP_URL add a channel)";
       const named = config.receivers.map((r) => `${r.name} (${r.kind})`).join(', ');
       return `Notifications: ${config.routes.length} route${config.routes.length === 1 ? '' : 's'} to ${named}`;
     },

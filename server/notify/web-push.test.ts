@@ -112,8 +112,9 @@ describe('Web Push', () => {
     const payload = JSON.parse(delivered[0]?.text ?? '{}');
     expect(payload).toMatchObject({
       title: 'New question from billing-agent (Reflexio)',
-      body: 'billing-agent on Reflexio: Refund order 1042?',
+      body: 'billing-agent on Reflexio · 12 min left: Refund order 1042?',
       url: 'https://inbox.example.com/questions/ptc_1',
+      path: 'questions/ptc_1',
     });
     expect(delivered[0]?.headers.get('content-encoding')).toBe('aes128gcm');
     const keys = await vapidKeys(db);
@@ -156,7 +157,7 @@ describe('Web Push', () => {
 
 describe('a reviewer’s devices', () => {
   const call = (method: string, body?: unknown, who: string | null = 'ana@example.com') =>
-    pushApi({ db, identity: { header: 'x-forwarded-email', nameHeader: null } })(
+    pushApi({ db, identity: { header: 'x-forwarded-email', nameHeader: null }, offered: true })(
       new Request(`http://portal${PUSH_PATH}`, {
         method,
         headers: who ? { 'x-forwarded-email': who } : {},
@@ -167,8 +168,8 @@ describe('a reviewer’s devices', () => {
 
   it('keeps a device under the signed-in reviewer, with their choice, and forgets it', async () => {
     expect((await call('GET', undefined, null))?.status).toBe(401);
-    const key = (await (await call('GET'))?.json()) as { publicKey: string };
-    expect(key.publicKey).toBe((await vapidKeys(db)).publicKey);
+    const key = (await (await call('GET'))?.json()) as { publicKey: string; offered: boolean };
+    expect(key).toEqual({ publicKey: (await vapidKeys(db)).publicKey, offered: true });
     const phone = device('https://push.example.net/send/phone');
     const saved = await call('POST', {
       subscription: phone.subscription,

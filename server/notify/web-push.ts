@@ -6,7 +6,7 @@
 import webpush from 'web-push';
 import { z } from 'zod';
 import type { Queryable } from '../db/engine';
-import type { Notice } from './message';
+import { leftWords, type Notice } from './message';
 import { DeliveryError, type Sender } from './receivers';
 
 export interface VapidKeys {
@@ -135,15 +135,24 @@ export function wants(
   );
 }
 
-/** What the device's service worker shows: the title, a line per question, where a click goes. */
+/**
+ * What the device's service worker (public/push-sw.js) shows: the title; the agent, the system, the
+ * time left and a slice of the (first) question; and where a click goes, as a path under the
+ * portal's own address (the worker resolves it against its scope, the address the reviewer uses).
+ */
 export function pushPayload(notice: Notice): string {
   const first = notice.questions[0];
+  const more = notice.count > 1 ? ` (and ${notice.count - 1} more)` : '';
   return JSON.stringify({
     id: notice.id,
     type: notice.type,
     title: notice.title,
-    body: first ? `${first.agent} on ${first.system}: ${first.asked}` : '',
+    body: first
+      ? `${first.agent} on ${first.system} · ${leftWords(first.minutesLeft)}: ${first.asked}${more}`
+      : '',
     url: notice.url,
+    path:
+      notice.count === 1 && first ? `questions/${encodeURIComponent(first.id)}` : 'questions',
     count: notice.count,
   });
 }

@@ -1,6 +1,7 @@
 import { useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
 import { IconMoon, IconSun } from '@tabler/icons-react';
-import { Link, Outlet, useMatch } from 'react-router';
+import { useCallback } from 'react';
+import { Link, Outlet, useMatch, useNavigate } from 'react-router';
 import { LoadBoundary, lazyPart } from '@/components/load-boundary';
 import { ACTIVITY_PATH, INSIGHTS_PATH, QUESTION_ROUTE, QUESTIONS_PATH } from '@/config/routes';
 import { sourcesNeedingKeys, useRuntimeConfig } from '@/config/runtime-config';
@@ -8,7 +9,7 @@ import { useShell } from '@/config/shell-context';
 import { useTokens } from '@/config/token-store';
 import { useIsCovered } from '@/lib/covering-layer';
 import classes from './app-layout.module.css';
-import { HeaderTools } from './audit-parts';
+import { HeaderTools, PushMenu } from './audit-parts';
 import { NotificationsToggle } from './notifications-toggle';
 import { ClockNotice, StatusBanners } from './status-banners';
 import { useSignedInUser } from './use-signed-in-user';
@@ -73,6 +74,9 @@ export function AppLayout() {
   const needsToken = sourcesNeedingKeys(config).some((source) => !keys[source.id]);
   const questionOpen = useMatch(QUESTION_ROUTE) !== null;
   const covered = useIsCovered();
+  const navigate = useNavigate();
+  // A clicked notification (public/push-sw.js) routes this tab to its question.
+  const openQuestion = useCallback((path: string) => navigate(path), [navigate]);
   return (
     // Behind an open question (a modal drawer) the page is inert: no focus, no screen reader, no
     // clicks. Only while the drawer is really there: if it failed, its message is in the page.
@@ -111,6 +115,9 @@ export function AppLayout() {
               Insights
             </Link>
             <NotificationsToggle />
+            <LoadBoundary what="Notification options" parts={[PushMenu]} quiet>
+              <PushMenu onOpenQuestion={openQuestion} />
+            </LoadBoundary>
             <ColorSchemeToggle />
           </div>
         </header>
@@ -120,6 +127,9 @@ export function AppLayout() {
         {embed && !needsToken && (
           <div className={classes.embedTools}>
             <NotificationsToggle />
+            <LoadBoundary what="Notification options" parts={[PushMenu]} quiet>
+              <PushMenu onOpenQuestion={openQuestion} />
+            </LoadBoundary>
           </div>
         )}
         <StatusBanners />

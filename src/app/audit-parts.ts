@@ -38,3 +38,8 @@ export const ActivityPage = lazyPart(() =>
 export const InsightsPage = lazyPart(() =>
   import('@/features/insights/components/insights-page').then((m) => m.InsightsPage),
 );
+
+// Notifications when the inbox is closed (Web Push): the menu beside the bell, after the list.
+export const PushMenu = lazyPart(() =>
+  listShown.then(() => import('@/features/push/components/push-menu')).then((m) => m.PushMenu),
+);

@@ -308,3 +308,16 @@ export function parseResponse<S extends z.ZodMiniType>(
     message: `Unexpected answer shape: ${parsed.error.issues[0]?.message ?? 'invalid'}`,
   });
 }
+
+/**
+ * Whether a failed call to the portal server's own API (`portal-api/…`) means there is no portal
+ * server here: nginx or a static host answers 404, or its index page where JSON was expected.
+ */
+export function isNoPortalServer(error: unknown): boolean {
+  return (
+    error instanceof ApiError &&
+    (error.status === 404 ||
+      error.kind === 'bad-response' ||
+      (error.kind === 'auth' && error.status === 200))
+  );
+}

@@ -1,4 +1,4 @@
-import { ApiError, createApiClient, parseResponse } from '@/lib/api-client';
+import { createApiClient, isNoPortalServer, parseResponse } from '@/lib/api-client';
 import {
   type ActivityFilter,
   type ActivityPage,
@@ -35,14 +35,7 @@ export async function fetchMe(signal?: AbortSignal): Promise<Me | null> {
     return parseResponse(meSchema(), data, { method: 'GET', url: 'portal-api/me' });
   } catch (error) {
     // nginx or a static host answers 404 (or its index page): no trail here.
-    if (
-      error instanceof ApiError &&
-      (error.status === 404 ||
-        error.kind === 'bad-response' ||
-        (error.kind === 'auth' && error.status === 200))
-    ) {
-      return null;
-    }
+    if (isNoPortalServer(error)) return null;
     throw error;
   }
 }

@@ -1,4 +1,10 @@
-import { ApiError, createApiClient, kindForStatus, parseResponse } from '@/lib/api-client';
+import {
+  ApiError,
+  createApiClient,
+  isNoPortalServer,
+  kindForStatus,
+  parseResponse,
+} from '@/lib/api-client';
 import {
   type ClaimAnswer,
   claimAnswerSchema,
@@ -16,23 +22,13 @@ export function teamRoot(): string {
 const client = () => createApiClient({ baseUrl: teamRoot() });
 const meClient = () => createApiClient({ baseUrl: new URL('portal-api/', document.baseURI) });
 
-/** Whether an error means there is no portal server here (nginx or a static host). */
-export function isAbsent(error: unknown): boolean {
-  return (
-    error instanceof ApiError &&
-    (error.status === 404 ||
-      error.kind === 'bad-response' ||
-      (error.kind === 'auth' && error.status === 200))
-  );
-}
-
 /** Who the server says this browser's reviewer is; null without a portal server. */
 export async function fetchMe(signal?: AbortSignal): Promise<string | null> {
   try {
     const data = await meClient().request('me', { signal });
     return parseResponse(meSchema(), data, { method: 'GET', url: 'portal-api/me' }).reviewer.id;
   } catch (error) {
-    if (isAbsent(error)) return null;
+    if (isNoPortalServer(error)) return null;
     throw error;
   }
 }
