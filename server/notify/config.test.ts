@@ -131,9 +131,7 @@ describe("reviewers' devices without a file", () => {
       'env-webhook webhook',
       'devices webpush',
     ]);
-    expect(
-      offered.routes.map((r) => [r.name, r.receivers.join(), r.escalateMinutesLeft]),
-    ).toEqual([
+    expect(offered.routes.map((r) => [r.name, r.receivers.join(), r.escalateMinutesLeft])).toEqual([
       ['env-webhook', 'env-webhook', null],
       ['devices', 'devices', null],
       ['devices-escalation', 'devices', 5],

@@ -151,8 +151,7 @@ export function pushPayload(notice: Notice): string {
       ? `${first.agent} on ${first.system} · ${leftWords(first.minutesLeft)}: ${first.asked}${more}`
       : '',
     url: notice.url,
-    path:
-      notice.count === 1 && first ? `questions/${encodeURIComponent(first.id)}` : 'questions',
+    path: notice.count === 1 && first ? `questions/${encodeURIComponent(first.id)}` : 'questions',
     count: notice.count,
   });
 }
