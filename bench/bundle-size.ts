@@ -122,7 +122,10 @@ export const teamBudgets: Budget[] = budgetsFile.teamBudgets;
 /** The Insights page's answer time (bench/insights.ts, issue 39), per engine. */
 export const insightsBudgets: Budget[] = budgetsFile.insightsBudgets;
 
-/** Notifications (bench/notify.ts, issue 38): a routing pass, and a burst's messages. */
+/**
+ * Notifications (issue 38): a routing pass and a burst's messages (bench/notify.ts); a new question
+ * → each receiver, in real time (the notifyDelivery* ones, bench/notify-delivery.ts).
+ */
 export const notifyBudgets: Budget[] = budgetsFile.notifyBudgets;
 
 /** The flood (bench/flood.ts, issue 36): two replicas, one flooded, the other answering. */

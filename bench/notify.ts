@@ -3,7 +3,8 @@
 // and a burst of 200 questions in one minute from one agent with the default grouping: messages
 // per receiver in that minute. The notifier's clock is moved by the bench; nothing is sent out.
 //   node --import tsx bench/notify.ts        (npm run bench:notify)
-// Budget: `notifyBudgets` in bench/budgets.json. Exits 1 when over it with --strict.
+// Budget: `notifyBudgets` in bench/budgets.json (but the notifyDelivery* ones, which
+// bench/notify-delivery.ts measures). Exits 1 when over it with --strict.
 import { openEmbedded } from '../server/db/engine';
 import { migrate } from '../server/db/migrations';
 import { loadNotifyConfig, parseNotifyConfig } from '../server/notify/config';
@@ -149,7 +150,11 @@ const figures: Figure[] = [
     floor: null,
   },
 ];
-const verdicts = judgeAll(figures, notifyBudgets);
+// The notifyDelivery* budgets are bench/notify-delivery.ts's (real time, about two minutes).
+const verdicts = judgeAll(
+  figures,
+  notifyBudgets.filter((budget) => !budget.id.startsWith('notifyDelivery')),
+);
 console.log(budgetsTable(verdicts));
 console.log(
   `\nThe full read of every open question (once a minute): median ${stat(pass.full)?.median.toFixed(0)} ms.`,

@@ -1,6 +1,8 @@
-// Real receivers for the notification tests: an HTTP server on loopback that checks each request's
-// Standard Webhooks signature with the library's own verifier (and refuses what does not verify),
-// and that can be taken "down" (503) and brought back.
+// Real receivers for the notification tests (and bench/notify-delivery.ts): an HTTP server on
+// loopback that checks each request's Standard Webhooks signature with the library's own verifier
+// (and refuses what does not verify), and that can be taken "down" (503) and brought back; and a
+// push device that decrypts what a push service hands it with its own keys.
+import { createDecipheriv, createECDH, hkdfSync, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
@@ -30,7 +32,11 @@ export interface WebhookReceiver {
   close(): Promise<void>;
 }
 
-export async function startWebhookReceiver(secret: string): Promise<WebhookReceiver> {
+export async function startWebhookReceiver(
+  secret: string,
+  /** Told of each request that verified, as it is accepted (the bench times it). */
+  onReceived?: (received: Received) => void,
+): Promise<WebhookReceiver> {
   const verifier = new Webhook(secret);
   const state = { received: [] as Received[], refused: 0, turnedAway: 0, down: false };
   const server: Server = createServer((request, response) => {
@@ -48,7 +54,9 @@ export async function startWebhookReceiver(secret: string): Promise<WebhookRecei
           Object.entries(request.headers).map(([k, v]) => [k, String(v)]),
         );
         const payload = verifier.verify(body, headers) as Received['body'];
-        state.received.push({ id: String(request.headers['webhook-id']), body: payload });
+        const received = { id: String(request.headers['webhook-id']), body: payload };
+        state.received.push(received);
+        onReceived?.(received);
         response.writeHead(204).end();
       } catch {
         state.refused += 1;
@@ -129,4 +137,46 @@ export async function askReflexio(
   );
   if (!response.ok) throw new Error(`ask: ${response.status} ${await response.text()}`);
   return ((await response.json()) as { call: { id: string } }).call.id;
+}
+
+const b64url = (buffer: Buffer) => buffer.toString('base64url');
+
+/** A device: its P-256 key pair and auth secret, as a browser makes them for a subscription. */
+export function pushDevice(endpoint: string) {
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  const auth = randomBytes(16);
+  return {
+    subscription: {
+      endpoint,
+      keys: { p256dh: b64url(ecdh.getPublicKey()), auth: b64url(auth) },
+    },
+    /** RFC 8291 §3.4 and RFC 8188: what the browser does with a push message's body. */
+    decrypt(body: Buffer): string {
+      const salt = body.subarray(0, 16);
+      const idLength = body.readUInt8(20);
+      const senderKey = body.subarray(21, 21 + idLength);
+      const cipherText = body.subarray(21 + idLength);
+      const secret = ecdh.computeSecret(senderKey);
+      const keyInfo = Buffer.concat([
+        Buffer.from('WebPush: info\0'),
+        ecdh.getPublicKey(),
+        senderKey,
+      ]);
+      const ikm = Buffer.from(hkdfSync('sha256', secret, auth, keyInfo, 32));
+      const cek = Buffer.from(
+        hkdfSync('sha256', ikm, salt, Buffer.from('Content-Encoding: aes128gcm\0'), 16),
+      );
+      const nonce = Buffer.from(
+        hkdfSync('sha256', ikm, salt, Buffer.from('Content-Encoding: nonce\0'), 12),
+      );
+      const decipher = createDecipheriv('aes-128-gcm', cek, nonce);
+      decipher.setAuthTag(cipherText.subarray(cipherText.length - 16));
+      const padded = Buffer.concat([
+        decipher.update(cipherText.subarray(0, cipherText.length - 16)),
+        decipher.final(),
+      ]);
+      return padded.subarray(0, padded.lastIndexOf(2)).toString('utf8');
+    },
+  };
 }

@@ -2,12 +2,13 @@
 // keys (RFC 8291, aes128gcm: ECDH with the sender's key in the header, HKDF, AES-128-GCM), as a
 // browser's push service and the browser would; a subscription the service says is gone (410) is
 // removed. The VAPID keys are made once and kept.
-import { createCipheriv, createDecipheriv, createECDH, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createECDH, randomBytes } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../db/engine';
 import { withEmbeddedDb } from '../db/test-db';
 import type { Notice } from './message';
 import { PUSH_PATH, pushApi } from './push-api';
+import { pushDevice as device } from './test-receivers';
 import { saveSubscription, vapidKeys, webPushSender } from './web-push';
 
 let db: Db;
@@ -17,48 +18,6 @@ withEmbeddedDb((opened) => {
 beforeEach(async () => {
   await db.query('DELETE FROM push_subscriptions');
 });
-
-const b64url = (buffer: Buffer) => buffer.toString('base64url');
-
-/** A device: its P-256 key pair and auth secret, as a browser makes them for a subscription. */
-function device(endpoint: string) {
-  const ecdh = createECDH('prime256v1');
-  ecdh.generateKeys();
-  const auth = randomBytes(16);
-  return {
-    subscription: {
-      endpoint,
-      keys: { p256dh: b64url(ecdh.getPublicKey()), auth: b64url(auth) },
-    },
-    /** RFC 8291 §3.4 and RFC 8188: what the browser does with a push message's body. */
-    decrypt(body: Buffer): string {
-      const salt = body.subarray(0, 16);
-      const idLength = body.readUInt8(20);
-      const senderKey = body.subarray(21, 21 + idLength);
-      const cipherText = body.subarray(21 + idLength);
-      const secret = ecdh.computeSecret(senderKey);
-      const keyInfo = Buffer.concat([
-        Buffer.from('WebPush: info\0'),
-        ecdh.getPublicKey(),
-        senderKey,
-      ]);
-      const ikm = Buffer.from(hkdfSync('sha256', secret, auth, keyInfo, 32));
-      const cek = Buffer.from(
-        hkdfSync('sha256', ikm, salt, Buffer.from('Content-Encoding: aes128gcm\0'), 16),
-      );
-      const nonce = Buffer.from(
-        hkdfSync('sha256', ikm, salt, Buffer.from('Content-Encoding: nonce\0'), 12),
-      );
-      const decipher = createDecipheriv('aes-128-gcm', cek, nonce);
-      decipher.setAuthTag(cipherText.subarray(cipherText.length - 16));
-      const padded = Buffer.concat([
-        decipher.update(cipherText.subarray(0, cipherText.length - 16)),
-        decipher.final(),
-      ]);
-      return padded.subarray(0, padded.lastIndexOf(2)).toString('utf8');
-    },
-  };
-}
 
 const notice = (type: Notice['type'], sourceId = 'reflexio'): Notice => ({
   id: 'msg_7',
