@@ -322,6 +322,7 @@ describe.each(engines)('snippets on $name', ({ name, open }) => {
     'holds the cap when two replicas save at once',
     async () => {
       const dbs = await open(2);
+      // Through the routes: the refusal the reviewer reads.
       const calls = dbs.map((db) => portal(snippetsOn(db, { max: 5 })));
       const results = await Promise.all(
         Array.from({ length: 12 }, (_, i) =>
@@ -333,7 +334,26 @@ describe.each(engines)('snippets on $name', ({ name, open }) => {
       );
       expect(results.filter((r) => r.status === 201).length).toBe(5);
       expect(results.filter((r) => r.status === 409).length).toBe(7);
-      expect(await sqlSnippets(dbs[0] as Db).count()).toBe(5);
+      // The stores themselves, 60 at once: only the count and insert under one lock hold the cap.
+      const stores = dbs.map(sqlSnippets);
+      const created = await Promise.all(
+        Array.from({ length: 60 }, (_, i) =>
+          (stores[i % stores.length] as ReturnType<typeof sqlSnippets>).create(
+            {
+              id: globalThis.crypto.randomUUID(),
+              sourceId: 'reflexio',
+              reviewer: 'r@example.com',
+              reviewerName: null,
+              title: `Stored ${i}`,
+              body: 'x',
+              tag: null,
+            },
+            20,
+          ),
+        ),
+      );
+      expect(created.filter((r) => r.ok).length).toBe(15);
+      expect(await sqlSnippets(dbs[0] as Db).count()).toBe(20);
     },
     60_000,
   );
