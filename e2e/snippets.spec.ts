@@ -133,7 +133,7 @@ test('Manage snippets: Bob edits the team snippet Alice saved, then deletes it; 
   await expect(entry).toContainText(`Saved by alice-${scene.tag}@example.com`);
   await expectNoA11yViolations(bob, '[role="dialog"][aria-modal="true"]');
   await entry.getByRole('button', { name: 'Edit “Refund policy”' }).click();
-  const form = manager.getByRole('listitem', { name: 'Edit “Refund policy”' });
+  const form = manager.getByRole('region', { name: 'Edit “Refund policy”' });
   await form.getByRole('textbox', { name: 'Text' }).fill('We refund within 14 days of delivery.');
   await form.getByRole('button', { name: 'Save changes' }).click();
   const edited = manager.getByRole('listitem', { name: 'Refund policy' });
@@ -141,7 +141,7 @@ test('Manage snippets: Bob edits the team snippet Alice saved, then deletes it; 
   await expect(edited).toContainText(`Changed by bob-${scene.tag}@example.com`);
 
   // Alice's edit started from the first version: refused with Bob's name, her words kept.
-  const aliceForm = aliceManager.getByRole('listitem', { name: 'Edit “Refund policy”' });
+  const aliceForm = aliceManager.getByRole('region', { name: 'Edit “Refund policy”' });
   await aliceForm.getByRole('textbox', { name: 'Text' }).fill('We refund within 60 days.');
   await aliceForm.getByRole('button', { name: 'Save changes' }).click();
   await expect(aliceForm.getByRole('alert')).toContainText(
@@ -149,6 +149,9 @@ test('Manage snippets: Bob edits the team snippet Alice saved, then deletes it; 
   );
   await expect(aliceForm.getByRole('textbox', { name: 'Text' })).toHaveValue(
     'We refund within 60 days.',
+  );
+  await expect(aliceForm).toContainText(
+    `bob-${scene.tag}@example.com’s version: “Refund policy”, “We refund within 14 days of delivery.”`,
   );
 
   await edited.getByRole('button', { name: 'Delete “Refund policy”' }).click();

@@ -19,44 +19,83 @@ import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { TimeAgo } from '@/components/time-ago';
 import { sourceLabel, useRuntimeConfig } from '@/config/runtime-config';
-import { useDeleteSnippet, useEditSnippet } from '../api/mutations';
+import { isApiError } from '@/lib/api-client';
+import { useDeleteSnippet, useEditSnippet, useSaveSnippet } from '../api/mutations';
 import { snippetQueries } from '../api/queries';
 import type { Snippet } from '../api/schemas';
 import { failureText, SnippetForm } from './snippet-form';
 
 const PREVIEW = 280;
 
-function SnippetEntry({ snippet }: { snippet: Snippet }) {
-  const [mode, setMode] = useState<'view' | 'edit' | 'delete'>('view');
+/**
+ * One snippet being edited, apart from the list: the list may lose it (deleted meanwhile) or bring a
+ * colleague's newer version while the reviewer types, and what they typed stays either way.
+ */
+function EditSnippet({
+  start,
+  current,
+  onDone,
+}: {
+  /** The snippet as the reviewer opened it. */
+  start: Snippet;
+  /** The list's version of it now; null once it is gone from the list. */
+  current: Snippet | null;
+  onDone: () => void;
+}) {
   const edit = useEditSnippet();
+  const save = useSaveSnippet();
+  const titleId = useId();
+  // The version the next save changes: the one the reviewer has seen. A refusal shows them the
+  // colleague's version; saving again then puts theirs over it, knowingly.
+  const [base, setBase] = useState(start);
+  const refused = isApiError(edit.error) && edit.error.status === 409;
+  const theirs = refused && current && current.version !== base.version ? current : null;
+  const gone = current === null || (isApiError(edit.error) && edit.error.status === 404);
+  return (
+    <section aria-labelledby={titleId}>
+      <Title order={3} size="h6" id={titleId} mb="xs">
+        Edit “{start.title}”
+      </Title>
+      {gone && (
+        <Alert color="orange" title="Deleted meanwhile" mb="sm" role="alert">
+          Someone deleted this snippet while you were editing it. Your text is kept below: Save as a
+          new snippet keeps it for the team.
+        </Alert>
+      )}
+      <SnippetForm
+        initial={{ title: start.title, text: start.body, tag: start.tag }}
+        tagChoices={null}
+        submitLabel={gone ? 'Save as a new snippet' : 'Save changes'}
+        pending={edit.isPending || save.isPending}
+        error={gone ? save.error : edit.error}
+        note={
+          theirs && (
+            <>
+              {theirs.updatedByName ?? theirs.updatedBy}’s version: “{theirs.title}”, “
+              {theirs.body.length > PREVIEW ? `${theirs.body.slice(0, PREVIEW - 1)}…` : theirs.body}
+              ”. Save changes again to put yours over it.
+            </>
+          )
+        }
+        onCancel={onDone}
+        onSubmit={(draft) => {
+          if (gone) {
+            save.mutate({ sourceId: start.sourceId, draft }, { onSuccess: onDone });
+            return;
+          }
+          if (theirs) setBase(theirs);
+          edit.mutate({ snippet: theirs ?? base, draft }, { onSuccess: onDone });
+        }}
+      />
+    </section>
+  );
+}
+
+function SnippetEntry({ snippet, onEdit }: { snippet: Snippet; onEdit: () => void }) {
+  const [deleting, setDeleting] = useState(false);
   const remove = useDeleteSnippet();
   const titleId = useId();
   const who = snippet.updatedByName ?? snippet.updatedBy;
-  if (mode === 'edit') {
-    return (
-      <Paper withBorder p="sm" component="li" aria-labelledby={titleId}>
-        <Title order={3} size="h6" id={titleId} mb="xs">
-          Edit “{snippet.title}”
-        </Title>
-        <SnippetForm
-          // The list may bring a colleague's newer version meanwhile: the form keeps what is typed,
-          // and saving again then changes that version (the refusal above showed it).
-          initial={{ title: snippet.title, text: snippet.body, tag: snippet.tag }}
-          tagChoices={null}
-          submitLabel="Save changes"
-          pending={edit.isPending}
-          error={edit.error}
-          onCancel={() => {
-            edit.reset();
-            setMode('view');
-          }}
-          onSubmit={(draft) =>
-            edit.mutate({ snippet, draft }, { onSuccess: () => setMode('view') })
-          }
-        />
-      </Paper>
-    );
-  }
   return (
     <Paper withBorder p="sm" component="li" aria-labelledby={titleId}>
       <Stack gap={4}>
@@ -77,7 +116,7 @@ function SnippetEntry({ snippet }: { snippet: Snippet }) {
           {snippet.version > 1 ? 'Changed' : 'Saved'} by {who},{' '}
           <TimeAgo at={Date.parse(snippet.updatedAt)} />
         </Text>
-        {mode === 'delete' ? (
+        {deleting ? (
           <Stack gap="xs" role="alertdialog" aria-label={`Delete “${snippet.title}”?`}>
             <Text size="sm">
               Delete “{snippet.title}” for everyone on the team? The Activity page keeps its text.
@@ -102,7 +141,7 @@ function SnippetEntry({ snippet }: { snippet: Snippet }) {
                 data-autofocus
                 onClick={() => {
                   remove.reset();
-                  setMode('view');
+                  setDeleting(false);
                 }}
               >
                 Keep it
@@ -115,7 +154,7 @@ function SnippetEntry({ snippet }: { snippet: Snippet }) {
               size="compact-sm"
               variant="default"
               aria-label={`Edit “${snippet.title}”`}
-              onClick={() => setMode('edit')}
+              onClick={onEdit}
             >
               Edit
             </Button>
@@ -124,7 +163,7 @@ function SnippetEntry({ snippet }: { snippet: Snippet }) {
               variant="subtle"
               color="red"
               aria-label={`Delete “${snippet.title}”`}
-              onClick={() => setMode('delete')}
+              onClick={() => setDeleting(true)}
             >
               Delete
             </Button>
@@ -139,6 +178,7 @@ function SnippetEntry({ snippet }: { snippet: Snippet }) {
 export function ManageSnippets({ sourceId, onClose }: { sourceId: string; onClose: () => void }) {
   const { sources } = useRuntimeConfig();
   const [shown, setShown] = useState(sourceId);
+  const [editing, setEditing] = useState<Snippet | null>(null);
   const list = useQuery(snippetQueries.list(shown));
   const source = sources.find((candidate) => candidate.id === shown);
   const name = source ? sourceLabel(source) : shown;
@@ -152,9 +192,11 @@ export function ManageSnippets({ sourceId, onClose }: { sourceId: string; onClos
       zIndex={400}
       size="lg"
       closeButtonProps={{ 'aria-label': 'Close' }}
+      // A click beside it must not throw away what is typed in it.
+      closeOnClickOutside={false}
     >
       <Stack gap="sm">
-        {sources.length > 1 && (
+        {sources.length > 1 && !editing && (
           <NativeSelect
             label="System"
             value={shown}
@@ -165,7 +207,15 @@ export function ManageSnippets({ sourceId, onClose }: { sourceId: string; onClos
             }))}
           />
         )}
-        {list.data ? (
+        {editing ? (
+          <EditSnippet
+            start={editing}
+            current={
+              list.data ? (snippets.find((snippet) => snippet.id === editing.id) ?? null) : editing
+            }
+            onDone={() => setEditing(null)}
+          />
+        ) : list.data ? (
           snippets.length === 0 ? (
             <Text size="sm">
               No snippets for {name} yet. In the answer box of a {name} question, Save as snippet
@@ -174,7 +224,11 @@ export function ManageSnippets({ sourceId, onClose }: { sourceId: string; onClos
           ) : (
             <Stack component="ul" gap="xs" p={0} m={0} style={{ listStyle: 'none' }}>
               {snippets.map((snippet) => (
-                <SnippetEntry key={snippet.id} snippet={snippet} />
+                <SnippetEntry
+                  key={snippet.id}
+                  snippet={snippet}
+                  onEdit={() => setEditing(snippet)}
+                />
               ))}
             </Stack>
           )

@@ -32,6 +32,8 @@ export function SaveSnippetDialog({
       zIndex={400}
       size="lg"
       closeButtonProps={{ 'aria-label': 'Close' }}
+      // A click beside it must not throw away what is typed in it.
+      closeOnClickOutside={false}
     >
       <SnippetForm
         initial={{ title: suggestTitle(text), text, tag: null }}
