@@ -327,6 +327,42 @@ describe('the trail in the demo', () => {
   });
 });
 
+describe("the team's snippets in the demo", () => {
+  it("saves them under the visitor's name, in the trail, for the next worker; Reset demo clears them", async () => {
+    const page = browser();
+    page.cookies.set('qi_reviewer', 'alice%40example.com');
+    const portal = await portalIn(page);
+    const saved = await portalApi(
+      portal,
+      'snippets',
+      json({ source: 'vertesia', title: 'Month-end', text: 'Wait for the month-end report.' }),
+    );
+    expect(saved.status).toBe(201);
+    expect(await saved.json()).toMatchObject({
+      snippet: { sourceId: 'vertesia', title: 'Month-end', createdBy: 'alice@example.com' },
+    });
+
+    // The browser stopped the worker; the next one starts from IndexedDB.
+    const next = await portalIn(page);
+    const listed = (await (await portalApi(next, 'snippets?source=vertesia')).json()) as {
+      snippets: { title: string }[];
+    };
+    expect(listed.snippets.map((s) => s.title)).toEqual(['Month-end']);
+    const trail = (await (await portalApi(next, 'activity')).json()) as Page;
+    expect(trail.entries.map((e) => [e.action, e.reviewer, e.answer])).toEqual([
+      ['snippet-create', 'alice@example.com', 'Month-end\nWait for the month-end report.'],
+    ]);
+
+    expect(
+      (await portalApi(next, PORTAL_RESET_PATH.slice('portal-api/'.length), json({}))).status,
+    ).toBe(200);
+    const after = await portalIn(page);
+    expect(
+      ((await (await portalApi(after, 'snippets')).json()) as { snippets: unknown[] }).snippets,
+    ).toEqual([]);
+  });
+});
+
 describe('the team in the demo', () => {
   it('streams snapshots as the server does, and an answer through the worker ends the claims on it', async () => {
     const page = browser();

@@ -1,6 +1,7 @@
 // The portal server's own routes (`portal-api/…`) as the static demo's Service Worker answers
-// them: who is signed in, the audit trail and its CSV (server/audit/core.ts), and presence and
-// claims (server/team/core.ts), with the trail and the claims kept in this browser, and a
+// them: who is signed in, the audit trail and its CSV (server/audit/core.ts), presence and
+// claims (server/team/core.ts) and the team's snippets (server/snippets/core.ts), with the trail,
+// the claims and the snippets kept in this browser, and a
 // simulated colleague (demo/colleague.ts). The visitor is named as `npm start` names a reviewer
 // without REVIEWER_HEADER: by the "You are …" field, whose cookie the worker reads.
 import { type Audit, createAuditCore } from '../server/audit/core';
@@ -12,6 +13,8 @@ import {
 } from '../server/identity/identity';
 import { createInsightsApi } from '../server/insights/core';
 import { memoryInsights } from '../server/insights/memory';
+import { createSnippets } from '../server/snippets/core';
+import { memorySnippets } from '../server/snippets/memory';
 import { createTeamCore } from '../server/team/core';
 import { memoryClaims } from '../server/team/memory-claims';
 import type { Team } from '../server/team/types';
@@ -29,9 +32,10 @@ import { simulatedHistory } from './insights-history';
 
 /** The cookie that keeps Sam to what he is told (the demo's e2e set it; see docs/mock.md). */
 export const COLLEAGUE_COOKIE = 'qi_demo_colleague';
-/** Where the trail and the claims are kept (demo/persist.ts). */
+/** Where the trail, the claims and the snippets are kept (demo/persist.ts). */
 export const TRAIL_KEY = 'portal-trail';
 export const CLAIMS_KEY = 'portal-claims';
+export const SNIPPETS_KEY = 'portal-snippets';
 /** The newest entries the demo keeps (the oldest go first). */
 const TRAIL_MAX_ENTRIES = 5000;
 
@@ -192,7 +196,15 @@ export async function createDemoPortal(options: DemoPortalOptions): Promise<Demo
       log(`[demo] could not read ${key}; starting afresh: ${String(error)}`);
     }
   };
-  await Promise.all([restore(TRAIL_KEY, trail), restore(CLAIMS_KEY, claims)]);
+  const snippetStore = memorySnippets({
+    now: options.now,
+    onChange: () => persist(SNIPPETS_KEY, () => snippetStore.snapshot()),
+  });
+  await Promise.all([
+    restore(TRAIL_KEY, trail),
+    restore(CLAIMS_KEY, claims),
+    restore(SNIPPETS_KEY, snippetStore),
+  ]);
 
   const identity = { header: null, nameHeader: null };
   const team = await createTeamCore({
@@ -209,6 +221,15 @@ export async function createDemoPortal(options: DemoPortalOptions): Promise<Demo
     answers: 'full',
     log,
     onAccepted: team.answered,
+  });
+  const snippets = createSnippets({
+    store: snippetStore,
+    trail,
+    identity,
+    systems: DEMO_SOURCES,
+    answers: 'full',
+    now: options.now,
+    log,
   });
   // The Insights page over a few days of made-up activity (demo/insights-history.ts).
   const clock = options.now ?? Date.now;
@@ -231,6 +252,7 @@ export async function createDemoPortal(options: DemoPortalOptions): Promise<Demo
     if (route === 'reset') {
       trail.clear();
       claims.clear();
+      snippetStore.clear();
       await colleague.reset();
       await team.claimsChanged();
       return json(200, { reset: true });
@@ -273,6 +295,7 @@ export async function createDemoPortal(options: DemoPortalOptions): Promise<Demo
       return (
         (await insights(reviewed, innerPath)) ??
         (await team.api(reviewed, innerPath)) ??
+        (await snippets.api(reviewed, innerPath)) ??
         audit.api(reviewed, innerPath)
       );
     },

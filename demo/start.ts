@@ -110,7 +110,7 @@ function banner(root: URL): HTMLElement {
   ask.hidden = true;
   const askText = document.createElement('p');
   askText.textContent =
-    'Reset the demo? Your answers, the trail of who did what and the claims are erased, and the made-up data comes back.';
+    'Reset the demo? Your answers, the trail of who did what, the claims and the team’s snippets are erased, and the made-up data comes back.';
   const confirm = document.createElement('button');
   confirm.type = 'button';
   confirm.textContent = 'Erase and reset';

@@ -48,3 +48,20 @@ for (const width of [1440, 375]) {
     expect(await top()).toBe(before);
   });
 }
+
+// The team's snippets come with a part of their own (and their list) after the answer box: they
+// sit beside the box's Advanced link, and must not push the Answer button down when they come.
+for (const width of [1440, 375]) {
+  test(`Team snippets come without moving the Answer button (${width} px)`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 800 });
+    const release = await holdBack(page, /\/assets\/answer-snippets-[\w-]+\.js$/);
+    await page.goto(`questions/${demoIds.pendingYesNo}`);
+    const answer = drawer(page).getByRole('button', { name: 'Answer', exact: true });
+    await expect(answer).toBeVisible();
+    const top = () => answer.evaluate((node) => node.getBoundingClientRect().top);
+    const before = await top();
+    release();
+    await expect(drawer(page).getByRole('button', { name: 'Team snippets' })).toBeVisible();
+    expect(await top()).toBe(before);
+  });
+}

@@ -24,6 +24,7 @@ import { createNotifications } from './notify/service';
 import type { Upstream } from './proxy/proxy';
 import { configuredSystems, servedSystems } from './proxy/systems';
 import { readSettings } from './settings/settings';
+import { createSnippets } from './snippets/sql';
 import { createTeam, teamBus, teamReadiness } from './team/sql';
 import type { Team } from './team/types';
 import { pruneClosedQuestions, waitingFigures } from './watch/store';
@@ -195,12 +196,14 @@ async function main() {
     onRequest: (system, status, seconds) =>
       metricsHooks.upstream?.(system, 'GET', outcomeOf(status), seconds),
   });
+  // Read once: a change to config.json's sources takes a restart to reach claims, presence and
+  // snippets.
+  const systems = configuredSystems(served, others.config);
   const team = await createTeam({
     db: trail.db,
     watch: () => watching.state(),
     readsCopy: (request) => watching.readsCopy(request),
-    // Read once: a change to config.json's sources takes a restart to reach claims and presence.
-    systems: configuredSystems(served, others.config),
+    systems,
     identity: auditConfig.identity,
     config: settings.team,
     bus: teamBus(trail.db),
@@ -217,6 +220,15 @@ async function main() {
       await watching.afterWrite(sourceId, questionIds);
       await team.answered(sourceId, questionIds, reviewer);
     },
+  });
+  // The team's saved answers (server/snippets/): who changed each goes to the same trail.
+  const snippets = createSnippets({
+    db: trail.db,
+    identity: auditConfig.identity,
+    systems,
+    answers: auditConfig.answers,
+    answerMaxBytes: auditConfig.answerMaxBytes,
+    hashKey: auditConfig.hashKey,
   });
   const stopRetention = scheduleRetention(trail.db, auditConfig.retentionDays, undefined, [
     { what: 'closed questions', prune: (days) => pruneClosedQuestions(trail.db, days) },
@@ -283,6 +295,7 @@ async function main() {
       (await insights(request, innerPath)) ??
       (await notifications.api(request, innerPath)) ??
       (await team.api(request, innerPath)) ??
+      (await snippets.api(request, innerPath)) ??
       audit.api(request, innerPath),
     ready: () => teamReadiness(team),
     fromCopy: (read) => watching.fromCopy(read),

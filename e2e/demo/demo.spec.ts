@@ -174,7 +174,7 @@ test('Reset demo asks before it erases what the visitor did; Keep my changes kee
   await banner.getByRole('button', { name: 'Reset demo' }).click();
   const ask = banner.getByRole('group', { name: 'Reset the demo?' });
   await expect(ask).toContainText(
-    'Your answers, the trail of who did what and the claims are erased',
+    'Your answers, the trail of who did what, the claims and the team’s snippets are erased',
   );
   await expect(ask.getByRole('button', { name: 'Keep my changes' })).toBeFocused();
   await expectNoA11yViolations(page, '[aria-label="Demo"]');

@@ -52,10 +52,22 @@ test('a deep link to a question opens it in the drawer, and a reload keeps it op
   });
   await signIn(reviewer);
 
+  // Without the portal's server (nginx alone) nothing keeps the team's snippets: the answer box
+  // offers none, once the one request that says so has been answered (by nginx's index page).
+  const snippets = page.waitForResponse((response) =>
+    new URL(response.url()).pathname.endsWith('/portal-api/snippets'),
+  );
   await page.goto(`questions/${question.id}`);
   const drawer = page.getByRole('dialog');
   await expect(drawer.getByText(question.question_text, { exact: true })).toBeVisible();
   await expect(drawer.getByRole('textbox', { name: 'Answer' })).toBeVisible();
+  await (await snippets).finished();
+  // Two frames: what the answer brings is on the page.
+  await page.evaluate(
+    () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
+  );
+  await expect(drawer.getByRole('button', { name: 'Team snippets' })).toHaveCount(0);
+  await expect(drawer.getByRole('button', { name: 'Save as snippet' })).toHaveCount(0);
 
   await page.reload();
   await expect(page).toHaveURL(new RegExp(`${PREFIX}questions/${question.id}$`));

@@ -13,6 +13,11 @@ export const auditActions = [
   'resolve-json',
   'claim',
   'release',
+  // The team's snippets (server/snippets/): the question id is `snippet:<id>`, the answer the
+  // snippet's title on its first line and its text after.
+  'snippet-create',
+  'snippet-edit',
+  'snippet-delete',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

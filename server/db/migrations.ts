@@ -259,6 +259,31 @@ export const migrations: { version: number; name: string; sql: string }[] = [
   CREATE INDEX watched_questions_asked ON watched_questions USING gin (asked gin_trgm_ops);
 `,
   },
+  {
+    // The team's saved answers (server/snippets/): one row per snippet, for one system and
+    // optionally one tag, one title per system and tag whatever its case. Who changed each is in
+    // the trail (actions snippet-create, snippet-edit, snippet-delete); `version` makes an edit
+    // of a snippet someone else changed meanwhile a conflict instead of a silent overwrite.
+    version: 10,
+    name: 'answer snippets',
+    sql: `
+  CREATE TABLE answer_snippets (
+    id uuid PRIMARY KEY,
+    source_id text NOT NULL,
+    tag text,
+    title text NOT NULL,
+    body text NOT NULL,
+    created_by text NOT NULL,
+    created_at timestamptz NOT NULL DEFAULT now(),
+    updated_by text NOT NULL,
+    updated_by_name text,
+    updated_at timestamptz NOT NULL DEFAULT now(),
+    version integer NOT NULL DEFAULT 1
+  );
+  CREATE UNIQUE INDEX answer_snippets_title ON answer_snippets
+    (source_id, coalesce(tag, ''), lower(title));
+`,
+  },
 ];
 
 const LOCK_KEY = 27_000_027;

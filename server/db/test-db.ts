@@ -2,8 +2,8 @@ import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { type Db, openEmbedded } from './engine';
 import { migrate } from './migrations';
 
-/** What the trail and the team write, emptied before each test (entries before their outcomes). */
-const TABLES = ['audit_entries', 'audit_outcomes', 'claims'];
+/** What the trail, the team and the snippets write, emptied before each test (entries before their outcomes). */
+const TABLES = ['audit_entries', 'audit_outcomes', 'claims', 'answer_snippets'];
 
 /**
  * One embedded database for a test file (opening one runs initdb: seconds), migrated, handed to

@@ -122,8 +122,8 @@ describe('GET /portal-api/insights', () => {
       headers: ALICE,
     });
     expect((await reviewersCsv.text()).split('\r\n')).toEqual([
-      'reviewer,reviewer_name,total,answer,edit,not-applicable,cancel,resolve-json,claim,release',
-      'alice@example.com,,1,1,0,0,0,0,0,0',
+      'reviewer,reviewer_name,total,answer,edit,not-applicable,cancel,resolve-json,claim,release,snippet-create,snippet-edit,snippet-delete',
+      'alice@example.com,,1,1,0,0,0,0,0,0,0,0,0',
       '',
     ]);
   });

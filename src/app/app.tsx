@@ -9,7 +9,7 @@ import { QuestionSourceContext } from '@/features/questions/api/source';
 import { type Clock, ClockContext, createServerClock } from '@/lib/clock';
 import { whenIdleAfterFirstScreen } from '@/lib/idle';
 import { SessionContext } from '@/lib/session-store';
-import { auditParts, teamParts } from './audit-parts';
+import { auditParts, snippetParts, teamParts } from './audit-parts';
 import { AppMantineProvider } from './mantine-provider';
 import { AppRoutes } from './router';
 import type { Services } from './services';
@@ -71,6 +71,7 @@ export function App({
     tokens: services.tokens,
     audit: auditParts,
     team: teamParts,
+    snippets: snippetParts,
   }));
   return (
     <AppProviders config={config} services={services} shell={shell} clock={clock}>

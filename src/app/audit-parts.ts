@@ -1,5 +1,5 @@
 import { lazyPart } from '@/components/load-boundary';
-import type { AuditParts, TeamParts } from '@/config/shell-context';
+import type { AuditParts, SnippetParts, TeamParts } from '@/config/shell-context';
 import { whenIdleAfterFirstScreen } from '@/lib/idle';
 
 // What is on a row or in the header besides the list waits until the list is on screen and the
@@ -23,6 +23,16 @@ export const auditParts: AuditParts = {
 };
 
 export const teamParts: TeamParts = { Team: lazyPart(() => team().then((m) => m.Team)) };
+
+// The team's snippets in the answer box: asked for with the other parts after the first screen
+// (its dialogs come later still, when first opened).
+export const snippetParts: SnippetParts = {
+  Snippets: lazyPart(() =>
+    listShown
+      .then(() => import('@/features/snippets/answer-snippets'))
+      .then((m) => m.AnswerSnippets),
+  ),
+};
 
 export const HeaderTools = lazyPart(() =>
   listShown

@@ -9,6 +9,8 @@ export interface Shell {
   audit?: AuditParts;
   /** Presence and claims (lazily loaded after the list; absent in the questions feature's tests). */
   team?: TeamParts;
+  /** The team's saved answers in the answer box (lazily loaded; absent in the questions feature's tests). */
+  snippets?: SnippetParts;
 }
 
 /** A question as the trail's parts need it. */
@@ -77,4 +79,20 @@ export interface TeamParts {
    * Claim / Release in the drawer; the Claimed filter and Claim for the selected rows).
    */
   Team: Part<TeamPlace>;
+}
+
+/** The answer box the team's snippets are offered in. */
+export interface SnippetPlace {
+  question: AuditSubject & { tags: readonly string[] };
+  /** The box's text now: what "Save as snippet" starts from. */
+  currentText: () => string;
+  /** Puts a snippet's text into the box at the cursor, keeping what is typed there. */
+  insert: (text: string) => void;
+  /** The box takes nothing now (an answer on its way). */
+  disabled?: boolean;
+}
+
+export interface SnippetParts {
+  /** "Team snippets" (offered for this system, its tags first) and "Save as snippet". */
+  Snippets: Part<SnippetPlace>;
 }

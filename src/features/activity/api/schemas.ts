@@ -53,6 +53,9 @@ export const activityActions = [
   'resolve-json',
   'claim',
   'release',
+  'snippet-create',
+  'snippet-edit',
+  'snippet-delete',
 ] as const;
 
 /** The Activity page's filters, as they stand in its URL. */

@@ -27,7 +27,13 @@ import { showBidiControls } from '@/lib/show-bidi';
 import { activityQueries } from '../api/queries';
 import { activityCsvHref } from '../api/requests';
 import { type ActivityFilter, activityActions } from '../api/schemas';
-import { ACTION_LABELS, accepted, reviewerText } from '../utils/describe';
+import {
+  ACTION_LABELS,
+  accepted,
+  isSnippetEntry,
+  reviewerText,
+  snippetOf,
+} from '../utils/describe';
 
 /** Characters of what a question asked shown in its row (the whole slice opens with it). */
 const ASKED_SHOWN = 160;
@@ -191,6 +197,8 @@ export function ActivityPage({
             <Table.Tbody>
               {entries.map((entry) => {
                 const ok = accepted(entry);
+                // A change to the team's snippets names the snippet, not a question to open.
+                const snippet = isSnippetEntry(entry) ? snippetOf(entry) : null;
                 return (
                   <Table.Tr key={entry.id}>
                     <Table.Td>
@@ -213,18 +221,26 @@ export function ActivityPage({
                     <Table.Td>{ACTION_LABELS[entry.action] ?? entry.action}</Table.Td>
                     <Table.Td>{labels.get(entry.sourceId) ?? entry.sourceId}</Table.Td>
                     <Table.Td style={{ overflowWrap: 'anywhere' }}>
-                      <Link
-                        to={questionLink(entry)}
-                        title={`Open the question (${entry.questionId})`}
-                      >
-                        {entry.asked
-                          ? showBidiControls(
-                              entry.asked.length > ASKED_SHOWN
-                                ? `${entry.asked.slice(0, ASKED_SHOWN - 1)}…`
-                                : entry.asked,
-                            )
-                          : '(question text not seen)'}
-                      </Link>
+                      {isSnippetEntry(entry) ? (
+                        <Text size="sm">
+                          {snippet
+                            ? `Team snippet “${showBidiControls(snippet.title)}”`
+                            : 'Team snippet'}
+                        </Text>
+                      ) : (
+                        <Link
+                          to={questionLink(entry)}
+                          title={`Open the question (${entry.questionId})`}
+                        >
+                          {entry.asked
+                            ? showBidiControls(
+                                entry.asked.length > ASKED_SHOWN
+                                  ? `${entry.asked.slice(0, ASKED_SHOWN - 1)}…`
+                                  : entry.asked,
+                              )
+                            : '(question text not seen)'}
+                        </Link>
+                      )}
                       <Text size="xs" c="dimmed" style={{ wordBreak: 'break-all' }}>
                         {showBidiControls(entry.questionId)}
                       </Text>
@@ -237,7 +253,7 @@ export function ActivityPage({
                           : `refused (${entry.status})`}
                     </Table.Td>
                     <Table.Td style={{ whiteSpace: 'pre-wrap' }}>
-                      {showBidiControls(entry.answer ?? '')}
+                      {showBidiControls(snippet ? snippet.text : (entry.answer ?? ''))}
                     </Table.Td>
                   </Table.Tr>
                 );

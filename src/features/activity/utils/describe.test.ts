@@ -7,6 +7,7 @@ import {
   earlierAnswers,
   reviewerText,
   shortReviewer,
+  snippetOf,
 } from './describe';
 
 const entry = (overrides: Partial<ActivityEntry>): ActivityEntry => ({
@@ -24,6 +25,31 @@ const entry = (overrides: Partial<ActivityEntry>): ActivityEntry => ({
   status: 200,
   detail: null,
   ...overrides,
+});
+
+describe('changes to the team snippets in the trail', () => {
+  it('says them in plain words, and reads the title and text the server kept', () => {
+    const saved = entry({
+      action: 'snippet-create',
+      questionId: 'snippet:0b6c1f8e-0000-4000-8000-000000000000',
+      answer: 'Refund policy\nWe refund within 30 days.\nThanks.',
+      status: 201,
+    });
+    expect(describeEntry(saved)).toBe('Team snippet saved by alice@example.com');
+    expect(describeEntry({ ...saved, action: 'snippet-edit', status: 200 })).toBe(
+      'Team snippet edited by alice@example.com',
+    );
+    expect(describeEntry({ ...saved, action: 'snippet-delete', status: 409 })).toBe(
+      'Snippet deleted by alice@example.com refused (HTTP 409)',
+    );
+    expect(snippetOf(saved)).toEqual({
+      title: 'Refund policy',
+      text: 'We refund within 30 days.\nThanks.',
+    });
+    // Kept as a keyed hash (AUDIT_ANSWERS=hash): there is no title to read.
+    expect(snippetOf({ ...saved, answerMode: 'hmac-sha256', answer: 'ab'.repeat(32) })).toBeNull();
+    expect(snippetOf(entry({}))).toBeNull();
+  });
 });
 
 describe('describing the trail', () => {

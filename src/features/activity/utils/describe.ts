@@ -9,6 +9,9 @@ const VERBS: Record<string, string> = {
   'resolve-json': 'Resolved',
   claim: 'Claimed',
   release: 'Released',
+  'snippet-create': 'Team snippet saved',
+  'snippet-edit': 'Team snippet edited',
+  'snippet-delete': 'Team snippet deleted',
 };
 
 export const ACTION_LABELS: Record<string, string> = {
@@ -19,7 +22,29 @@ export const ACTION_LABELS: Record<string, string> = {
   'resolve-json': 'Resolve (JSON)',
   claim: 'Claim',
   release: 'Release',
+  'snippet-create': 'Snippet saved',
+  'snippet-edit': 'Snippet edited',
+  'snippet-delete': 'Snippet deleted',
 };
+
+/** Whether an entry is a change to the team's snippets (server/snippets/), not to a question. */
+export function isSnippetEntry(entry: Pick<ActivityEntry, 'action'>): boolean {
+  return entry.action.startsWith('snippet-');
+}
+
+/**
+ * A snippet change as the trail keeps it: the title on the answer's first line, the text after
+ * (null when the trail keeps no text: AUDIT_ANSWERS=hash or none).
+ */
+export function snippetOf(
+  entry: Pick<ActivityEntry, 'action' | 'answer' | 'answerMode'>,
+): { title: string; text: string } | null {
+  if (!isSnippetEntry(entry) || entry.answerMode !== 'full' || entry.answer === null) return null;
+  const end = entry.answer.indexOf('\n');
+  return end === -1
+    ? { title: entry.answer, text: '' }
+    : { title: entry.answer.slice(0, end), text: entry.answer.slice(end + 1) };
+}
 
 /** "Answered by alice@example.com"; a refusal says so ("Answer refused (HTTP 409) for …"). */
 export function describeEntry(entry: ActivityEntry): string {

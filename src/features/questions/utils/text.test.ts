@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { showBidiControls } from '@/lib/show-bidi';
-import { cutText, displayText, truncateText } from './text';
+import { cutText, displayText, insertAtCursor, truncateText } from './text';
 
 describe('agent-written text as it is shown', () => {
   it('never cuts inside an emoji, a flag or a letter with its accent', () => {
@@ -28,5 +28,32 @@ describe('agent-written text as it is shown', () => {
     expect(showBidiControls('a\u2066b\u2069c\u202Ad\u202C')).toBe('a⟨LRI⟩b⟨PDI⟩c⟨LRE⟩d⟨PDF⟩');
     expect(showBidiControls('שלום\u200Fabc')).toBe('שלום\u200Fabc');
     expect(displayText(`x\u202E${'y'.repeat(200)}`, 10)).toBe('x⟨RLO⟩yyyyyyyy…');
+  });
+});
+
+describe('insertAtCursor (a team snippet into the answer box)', () => {
+  it('fills an empty box, and keeps everything typed around the cursor', () => {
+    expect(insertAtCursor('', null, 'We refund.')).toEqual({ text: 'We refund.', cursor: 10 });
+    expect(insertAtCursor('  \n', 2, 'We refund.')).toEqual({ text: 'We refund.', cursor: 10 });
+    expect(insertAtCursor('Hello,', null, 'we refund.')).toEqual({
+      text: 'Hello, we refund.',
+      cursor: 17,
+    });
+    expect(insertAtCursor('Hello, thanks', 7, 'we refund.')).toEqual({
+      text: 'Hello, we refund. thanks',
+      cursor: 17,
+    });
+    expect(insertAtCursor('Hello,thanks', 6, 'we refund.')).toEqual({
+      text: 'Hello, we refund. thanks',
+      cursor: 17,
+    });
+    expect(insertAtCursor('Dear team\n', 99, 'We refund.')).toEqual({
+      text: 'Dear team\nWe refund.',
+      cursor: 20,
+    });
+    expect(insertAtCursor('Thanks', 0, 'We refund.')).toEqual({
+      text: 'We refund. Thanks',
+      cursor: 10,
+    });
   });
 });

@@ -52,3 +52,26 @@ export function repeatKeys(values: string[]): string[] {
     return n === 1 ? value : `${value}\u0000${n}`;
   });
 }
+
+/**
+ * `text` with `insert` put in at `at` (the cursor; past the end: the end), nothing of `text`
+ * replaced: a space on each side where words would otherwise run together. Returns the new text
+ * and where the cursor goes (just after what was inserted).
+ */
+export function insertAtCursor(
+  text: string,
+  at: number | null,
+  insert: string,
+): { text: string; cursor: number } {
+  if (!text.trim()) return { text: insert, cursor: insert.length };
+  const point = at === null ? text.length : Math.max(0, Math.min(at, text.length));
+  const before = text.slice(0, point);
+  const after = text.slice(point);
+  const left = before !== '' && !/\s$/.test(before) && !/^\s/.test(insert) ? ' ' : '';
+  const right = after !== '' && !/^\s/.test(after) && !/\s$/.test(insert) ? ' ' : '';
+  const middle = `${left}${insert}${right}`;
+  return {
+    text: `${before}${middle}${after}`,
+    cursor: before.length + left.length + insert.length,
+  };
+}

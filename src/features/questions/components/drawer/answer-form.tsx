@@ -19,10 +19,13 @@ import {
   useEffect,
   useId,
   useImperativeHandle,
+  useLayoutEffect,
   useRef,
   useState,
 } from 'react';
 import { JsonBlock } from '@/components/json-block';
+import { LoadBoundary } from '@/components/load-boundary';
+import { useShell } from '@/config/shell-context';
 import { ANSWER_EVENT } from '@/config/team-asks';
 import { isApiError } from '@/lib/api-client';
 import { useClock, useHasPassed, useNow } from '@/lib/clock';
@@ -54,7 +57,7 @@ import {
 } from '../../utils/prompt-answers';
 import type { AnswerMode } from '../../utils/question-policy';
 import { answerText, isNotApplicable } from '../../utils/status';
-import { formatBytes } from '../../utils/text';
+import { formatBytes, insertAtCursor } from '../../utils/text';
 import { ActionError } from './action-error';
 import classes from './answer-form.module.css';
 import { DraftStatus } from './draft-status';
@@ -292,6 +295,26 @@ export function AnswerForm({
   };
   useImperativeHandle(handle, () => ({ fill: pickQuick }));
 
+  // The team's snippets (a part of their own): one goes in at the cursor, where the reviewer left
+  // the box, or after what is typed; nothing typed is replaced, and nothing is sent.
+  const Snippets = useShell().snippets?.Snippets;
+  const caret = useRef<number | null>(null);
+  const placeCaret = useRef<number | null>(null);
+  const insertSnippet = (snippet: string) => {
+    const next = insertAtCursor(text, caret.current, snippet);
+    change(next.text);
+    caret.current = next.cursor;
+    placeCaret.current = next.cursor;
+  };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the inserted text is on screen.
+  useLayoutEffect(() => {
+    const at = placeCaret.current;
+    if (at === null || !box.current) return;
+    placeCaret.current = null;
+    box.current.focus();
+    box.current.setSelectionRange(at, at);
+  }, [text]);
+
   const callbacks = {
     onSuccess: () => {
       notifications.show({
@@ -512,6 +535,22 @@ export function AnswerForm({
           moment. What you choose is kept until it goes through.
         </Text>
       )}
+      {Snippets && !closed && kind === 'single' && mode !== 'json' && (
+        // Its place is kept while its code and list come: the box below does not move then.
+        <LoadBoundary
+          what="Team snippets"
+          parts={[Snippets]}
+          quiet
+          placeholder={<div aria-hidden className={classes.snippetsPlace} />}
+        >
+          <Snippets
+            question={question}
+            currentText={() => text}
+            insert={insertSnippet}
+            disabled={mutation.isPending}
+          />
+        </LoadBoundary>
+      )}
       {kind !== 'single' ? (
         <div ref={fields}>
           <PromptFields
@@ -536,6 +575,9 @@ export function AnswerForm({
           style={{ '--grow-min-rows': mode === 'json' ? 5 : 3 } as CSSProperties}
           value={text}
           onChange={(event) => change(event.currentTarget.value)}
+          onBlur={(event) => {
+            caret.current = event.currentTarget.selectionEnd;
+          }}
           onKeyDown={fieldKeys}
           // Measuring a very long text on every change is what freezes a tab: past the limit the
           // box keeps a fixed height and scrolls.
