@@ -1,4 +1,5 @@
-# Questions Inbox: the Node server (dist-server/start.js) with the built portal (dist/).
+# Questions Inbox: the Node server (dist-server/start.js) with the built portal (dist/) and the
+# server's render of its first screen (dist-ssr/, docs/server-rendering.md).
 #
 #   docker build -t questions-inbox .
 #   docker run --rm -p 8080:8080 questions-inbox                    # demo: the mock Reflexio
@@ -40,6 +41,7 @@ COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/package.json ./
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/dist-server ./dist-server
+COPY --from=build /app/dist-ssr ./dist-ssr
 # The image's files stay root's: the server only reads them (readOnlyRootFilesystem works). The
 # one folder it writes is the embedded audit trail's: mount a volume there to keep it, or set
 # DATABASE_URL (several replicas must: one folder serves one process).

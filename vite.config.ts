@@ -6,6 +6,7 @@ import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { shortClassNames } from './scripts/css-names.ts';
+import { importRetry } from './scripts/import-retry.ts';
 import { minifyPublicScripts } from './scripts/minify-public.ts';
 import { precompress } from './scripts/precompress.ts';
 import { sharedInterop } from './scripts/shared-interop.ts';
@@ -140,72 +141,108 @@ const FIRST_SCREEN_SHARED = [
   /node_modules[\\/]@mantine[\\/]hooks[\\/]esm[\\/](use-media-query|use-did-update|use-reduced-motion|use-id|use-window-event|utils[\\/]random-id)[\\/]/,
 ];
 
-export default defineConfig({
+/**
+ * The server's build of the first screen (`vite build --ssr`, see SSR_BUILD): the same components
+ * and CSS module class names as the browser's, for Node. Only the plugins that change what the
+ * code does apply; the ones that shape the browser's download (compile hints, precompressed
+ * copies, public scripts) do not.
+ */
+export const SSR_BUILD = {
+  ssr: 'src/app/entry-server.tsx',
+  outDir: 'dist-ssr',
+} as const;
+
+export default defineConfig(({ isSsrBuild, mode }) => ({
   // Relative asset URLs plus a <base href> in index.html: one build serves any sub-path.
   base: './',
-  plugins: [
-    reactRouterProductionBuild(),
-    react(),
-    {
-      // public/prefetch.js fetches config.json and the first list while the app downloads. It is
-      // a plain script, which Vite would warn it cannot bundle: the tag goes in after Vite is done,
-      // right after <base> (its URL is relative to it) and before everything else, as a classic
-      // blocking script: it runs as soon as it arrives (one small request), so the list is asked
-      // for while the app's code is still downloading, not after it has been evaluated.
-      name: 'questions-inbox:prefetch-script',
-      transformIndexHtml: {
-        order: 'post',
-        handler: (html, context) => {
-          const base = /<base [^>]*>/.exec(html);
-          if (!base) throw new Error('index.html has no <base> for prefetch.js to follow');
-          const at = base.index + base[0].length;
-          const sourcesCode = severalSourcesCode(context.bundle);
-          // Read by prefetch.js: with several sources configured, their code is preloaded with
-          // the app's, not asked for once the app has run (issue 31). Only a name here: a
-          // one-source inbox downloads none of it.
-          const meta = sourcesCode
-            ? `\n    <meta name="qi-sources-code" content="${sourcesCode.join(' ')}" />`
-            : '';
-          return `${html.slice(0, at)}\n    <link rel="preload" href="./config.json" as="fetch" crossorigin="anonymous" />${meta}\n    <script src="./prefetch.js"></script>${html.slice(at)}`;
+  plugins: isSsrBuild
+    ? [reactRouterProductionBuild(), react()]
+    : [
+        reactRouterProductionBuild(),
+        react(),
+        {
+          // public/prefetch.js fetches config.json and the first list while the app downloads. It is
+          // a plain script, which Vite would warn it cannot bundle: the tag goes in after Vite is done,
+          // right after <base> (its URL is relative to it) and before everything else, as a classic
+          // blocking script: it runs as soon as it arrives (one small request), so the list is asked
+          // for while the app's code is still downloading, not after it has been evaluated.
+          name: 'questions-inbox:prefetch-script',
+          transformIndexHtml: {
+            order: 'post',
+            handler: (html, context) => {
+              const base = /<base [^>]*>/.exec(html);
+              if (!base) throw new Error('index.html has no <base> for prefetch.js to follow');
+              const at = base.index + base[0].length;
+              const sourcesCode = severalSourcesCode(context.bundle);
+              // Read by prefetch.js: with several sources configured, their code is preloaded with
+              // the app's, not asked for once the app has run (issue 31). Only a name here: a
+              // one-source inbox downloads none of it.
+              const meta = sourcesCode
+                ? `\n    <meta name="qi-sources-code" content="${sourcesCode.join(' ')}" />`
+                : '';
+              return `${html.slice(0, at)}\n    <link rel="preload" href="./config.json" as="fetch" crossorigin="anonymous" />${meta}\n    <script src="./prefetch.js"></script>${html.slice(at)}`;
+            },
+          },
         },
-      },
-    },
-    compileHints(),
-    sharedInterop(),
-    minifyPublicScripts(),
-    precompress(),
-  ],
+        compileHints(),
+        importRetry(),
+        sharedInterop(),
+        minifyPublicScripts(),
+        precompress(),
+      ],
   resolve: { alias: { '@': src } },
+  // The server's build holds its libraries (one React, in its production build), so it runs
+  // with the dependencies `npm ci --omit=dev` installs and renders as fast as it can.
+  ...(isSsrBuild
+    ? {
+        ssr: { noExternal: true },
+        define: {
+          'process.env.NODE_ENV': JSON.stringify(
+            mode === 'development' ? 'development' : 'production',
+          ),
+        },
+      }
+    : {}),
   css: {
     modules: { generateScopedName: shortClassNames(fileURLToPath(new URL('.', import.meta.url))) },
   },
-  build: {
-    target: 'es2022',
-    sourcemap: true,
-    // Every browser the portal supports has modulepreload; the polyfill would cost every visit.
-    modulePreload: { polyfill: false },
-    rolldownOptions: {
-      output: {
-        // React changes less often than the app: its own chunk stays cached across deploys. Other
-        // libraries are left to the bundler, so code used only by lazily loaded parts (the drawer,
-        // the answer forms, toasts) stays out of the initial download.
-        codeSplitting: {
-          groups: [
-            {
-              name: 'react',
-              test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/,
+  build: isSsrBuild
+    ? {
+        ...SSR_BUILD,
+        target: 'node20',
+        copyPublicDir: false,
+        // One file holding React, Mantine and the rest is what a server build is.
+        chunkSizeWarningLimit: 4096,
+        emptyOutDir: true,
+        sourcemap: true,
+      }
+    : {
+        target: 'es2022',
+        sourcemap: true,
+        // Every browser the portal supports has modulepreload; the polyfill would cost every visit.
+        modulePreload: { polyfill: false },
+        rolldownOptions: {
+          output: {
+            // React changes less often than the app: its own chunk stays cached across deploys. Other
+            // libraries are left to the bundler, so code used only by lazily loaded parts (the drawer,
+            // the answer forms, toasts) stays out of the initial download.
+            codeSplitting: {
+              groups: [
+                {
+                  name: 'react',
+                  test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/,
+                },
+                // The status policy and the adapters' reasons it reads (sources/*/capabilities.ts, which
+                // the lazily loaded adapters share) travel as one file of the first download, not two.
+                {
+                  name: 'question-policy',
+                  test: (id: string) => FIRST_SCREEN_SHARED.some((pattern) => pattern.test(id)),
+                },
+              ],
             },
-            // The status policy and the adapters' reasons it reads (sources/*/capabilities.ts, which
-            // the lazily loaded adapters share) travel as one file of the first download, not two.
-            {
-              name: 'question-policy',
-              test: (id: string) => FIRST_SCREEN_SHARED.some((pattern) => pattern.test(id)),
-            },
-          ],
+          },
         },
       },
-    },
-  },
   test: {
     // Tests start the mock backend in-process; the build has no @mock alias, so portal code cannot.
     alias: { '@mock': mock },
@@ -250,4 +287,4 @@ export default defineConfig({
       },
     ],
   },
-});
+}));

@@ -122,7 +122,12 @@ function demoPlugin(): Plugin {
 
 // The precompressed .br/.gz copies are for the portal's own server: a static host compresses on
 // its own, and the worker would precache every file three times.
-const { plugins: basePlugins = [], ...base } = baseConfig as UserConfig;
+const { plugins: basePlugins = [], ...base } = baseConfig({
+  command: 'build',
+  mode: 'production',
+  isSsrBuild: false,
+  isPreview: false,
+}) as UserConfig;
 const portalPlugins = basePlugins.filter(
   (plugin) =>
     !(plugin && typeof plugin === 'object' && 'name' in plugin && plugin.name === PRECOMPRESS),

@@ -58,6 +58,7 @@ interface ListVisible {
 
 interface Probe {
   listVisible: Promise<ListVisible>;
+  interactive: Promise<number>;
   visibility: { at: number; state: string }[];
   blockingTime(before: number): number | null;
   markDelta(from: string, to: string): number | null;
@@ -196,6 +197,10 @@ export interface TickCost {
 
 export interface PageRun {
   listVisible: number | null;
+  /** The same page opened again in the same browser: HTTP cache and code cache primed. */
+  listVisibleWarm: number | null;
+  /** A click on a row opens it from here on (see page-probes.js). */
+  interactive: number | null;
   /** False: the page never set the rendered mark, so `listVisible` is rows on screen alone. */
   marked: boolean | null;
   /** Rows in the DOM when the list was first visible: what "render" rendered. */
@@ -325,6 +330,8 @@ async function measureDrawer(loaded: LoadedPage, selectors: Selectors): Promise<
 export async function runPage(options: RunOptions): Promise<PageRun> {
   const run: PageRun = {
     listVisible: null,
+    listVisibleWarm: null,
+    interactive: null,
     marked: null,
     rowsWhenVisible: null,
     blockingTime: null,
@@ -363,6 +370,13 @@ export async function runPage(options: RunOptions): Promise<PageRun> {
     });
     if (!page) return run;
     run.listVisible = page.listVisible;
+    await step('interactive', async () => {
+      run.interactive = await withTimeout(
+        page.page.evaluate(() => window.__bench.interactive),
+        30_000,
+        'interactive',
+      );
+    });
     run.marked = page.marked;
     run.rowsWhenVisible = page.rowsWhenVisible;
 
@@ -429,6 +443,14 @@ export async function runPage(options: RunOptions): Promise<PageRun> {
         if (run.drawerOpen === null) throw new Error('no dialog with a size appeared');
       });
     }
+    // A second visit: the same page opened again in this browser, once to let the browser keep
+    // the compiled code (V8 caches a script's code from its second run) and once measured.
+    await step('warm visit', async () => {
+      await page.page.close();
+      await (await openList(context, options.url)).page.close();
+      const warm = await openList(context, options.url);
+      run.listVisibleWarm = warm.listVisible;
+    });
     return run;
   } finally {
     await context.close();

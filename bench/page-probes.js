@@ -41,10 +41,13 @@ function installBenchProbes(config) {
     resolveList = resolve;
   });
   let rowsPaintedAt = null;
+  // Rows the server rendered into the page (issue 40) are the list's own rows from the start:
+  // visible once painted, before the app's code has run (it sets the mark when it takes over).
+  const served = () => document.querySelector('meta[name="qi-first-screen"]') !== null;
   const watchList = () => {
     const rows = document.querySelector(config.row) !== null;
     const marked = performance.getEntriesByName(config.renderedMark, 'mark').length > 0;
-    if (rows && marked) {
+    if (rows && (marked || served())) {
       const count = document.querySelectorAll(config.row).length;
       afterThisFrame((at) => resolveList({ at, marked: true, rows: count }));
       return;
@@ -67,6 +70,29 @@ function installBenchProbes(config) {
   };
   requestAnimationFrame(watchList);
 
+  // Interactive: a click on a row opens it. A page the server rendered is, once the app has taken
+  // it over (main.tsx sets data-hydrated; a click before that waits for it); any other page, once
+  // its list is visible.
+  const interactive = new Promise((resolve) => {
+    listVisible.then((visible) => {
+      if (!served()) {
+        resolve(visible.at);
+        return;
+      }
+      const done = () => document.documentElement.dataset.hydrated !== undefined;
+      if (done()) {
+        resolve(Math.max(visible.at, performance.now()));
+        return;
+      }
+      const observer = new MutationObserver(() => {
+        if (!done()) return;
+        observer.disconnect();
+        resolve(Math.max(visible.at, performance.now()));
+      });
+      observer.observe(document.documentElement, { attributes: true });
+    });
+  });
+
   const rowIds = () =>
     Array.from(document.querySelectorAll(config.row), (row) =>
       row.getAttribute(config.rowIdAttribute),
@@ -74,6 +100,7 @@ function installBenchProbes(config) {
 
   const probe = {
     listVisible,
+    interactive,
     visibility,
 
     /** Sum of max(0, duration - 50) over long tasks that start before `before` (ms). */

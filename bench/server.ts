@@ -1,6 +1,7 @@
 // The bench's one server: the built portal and the mock backend exactly as `npm start` composes
 // them, plus the hand-written floor page under /__floor/, on one origin so both pages get the
 // same API, the same cookies and the same CSP.
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
@@ -18,6 +19,7 @@ import {
   type MountedSource,
 } from '../server/http/portal.ts';
 import { servedSystems } from '../server/proxy/systems.ts';
+import { createFirstScreen } from '../server/render/first-screen.ts';
 import { countingMock, type TrafficRecord } from './tabs.ts';
 
 export const FLOOR_PATH = '/__floor/';
@@ -66,7 +68,13 @@ export function createBenchApp(
       'X-Content-Type-Options': 'nosniff',
     });
   });
-  const portal = createPortalApp({ distDir, mock, ...others });
+  // The first screen rendered on the server, as `npm start` serves it (issue 40): from the
+  // server build next to the copy of the browser's (dist-ssr/ beside dist/).
+  const ssrDir = path.join(path.dirname(distDir), 'dist-ssr');
+  const firstScreen = existsSync(ssrDir)
+    ? createFirstScreen({ ssrDir, mode: 'always' })
+    : undefined;
+  const portal = createPortalApp({ distDir, mock, firstScreen, ...others });
   app.all('*', (c) => portal.fetch(c.req.raw, c.env));
   return app;
 }

@@ -94,6 +94,10 @@ describe('the normal build (dist/)', () => {
     expect([...portal.keys()].filter((file) => !file.startsWith('assets/'))).toEqual([
       'config.json',
       'favicon.svg',
+      // Only in a page whose first screen the server rendered (server/render/first-screen.ts).
+      'first-screen.js',
+      'first-screen.js.br',
+      'first-screen.js.gz',
       'index.html',
       'prefetch.js',
       // Precompressed for the portal's server (scripts/precompress.ts).

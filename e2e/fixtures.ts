@@ -82,7 +82,30 @@ export class MockControl {
   }
 }
 
-export const test = base.extend<{ mock: MockControl; undoSeconds: number; undoWindow: undefined }>({
+export const test = base.extend<{
+  mock: MockControl;
+  undoSeconds: number | null;
+  undoWindow: undefined;
+  firstScreen: boolean;
+  firstScreenCookie: undefined;
+}>({
+  /**
+   * Whether the server renders the first screen into the page (issue 40): asked for with the cookie
+   * `qi-first-screen=on` (the e2e server runs without FIRST_SCREEN=on), as e2e/first-screen.spec.ts
+   * does with `test.use({ firstScreen: true })`. Off, the browser renders alone, as the nginx-only
+   * deployment and the demo have it.
+   */
+  firstScreen: [false, { option: true }],
+  firstScreenCookie: [
+    async ({ context, baseURL, firstScreen }, use) => {
+      if (baseURL) {
+        const value = firstScreen ? 'on' : 'off';
+        await context.addCookies([{ name: 'qi-first-screen', value, url: baseURL }]);
+      }
+      await use(undefined);
+    },
+    { auto: true },
+  ],
   /**
    * The few seconds a final action waits with Undo (config.json `undoSeconds`): 0 in the journeys,
    * which look at what was sent right after sending it, unless one sets it
@@ -91,6 +114,12 @@ export const test = base.extend<{ mock: MockControl; undoSeconds: number; undoWi
   undoSeconds: [0, { option: true }],
   undoWindow: [
     async ({ context, undoSeconds }, use) => {
+      // null: config.json as the server serves it (its own first screen was rendered with it, so
+      // the app takes that HTML over instead of rendering anew: e2e/first-screen.spec.ts).
+      if (undoSeconds === null) {
+        await use(undefined);
+        return;
+      }
       await context.route(/\/config\.json$/, async (route) => {
         const response = await route.fetch();
         const config = (await response.json()) as Record<string, unknown>;

@@ -63,13 +63,13 @@ test('the question view that cannot be downloaded says so, and its buttons work'
   mock,
 }) => {
   const { id } = await mock.ask({ question: 'Opened while the drawer code is unreachable' });
-  await page.route(/\/assets\/question-drawer[^/]*\.js$/, (route) => route.abort());
+  await page.route(/\/assets\/question-drawer[^/]*\.js(\?.*)?$/, (route) => route.abort());
   await page.goto(`questions/${id}`);
   const alert = page
     .getByRole('alert')
     .filter({ hasText: 'The question view could not be downloaded' });
   await expect(alert).toBeVisible();
-  await page.unroute(/\/assets\/question-drawer[^/]*\.js$/);
+  await page.unroute(/\/assets\/question-drawer[^/]*\.js(\?.*)?$/);
   await alert.getByRole('button', { name: 'Try again' }).click();
   await expect(drawer(page).getByTestId('question-text')).toHaveText(
     'Opened while the drawer code is unreachable',

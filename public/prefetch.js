@@ -101,6 +101,22 @@
     );
   };
   const base = document.baseURI;
+  const root = document.documentElement;
+  const firstScreen = document.querySelector('meta[name="qi-first-screen"]') !== null;
+  // The reviewer's colour scheme before anything is drawn (Mantine's localStorage key and values;
+  // the server's render already set it from the cookie when there is one).
+  try {
+    const stored = localStorage.getItem('mantine-color-scheme-value');
+    const scheme =
+      stored === 'light' || stored === 'dark'
+        ? stored
+        : matchMedia('(prefers-color-scheme: dark)').matches
+          ? 'dark'
+          : 'light';
+    root.setAttribute('data-mantine-color-scheme', scheme);
+  } catch {
+    // Storage or cookies blocked (a sandboxed frame): Mantine sets the scheme once the app runs.
+  }
   // Requests the page's Content-Security-Policy blocked (an apiBaseUrl on another origin): the app
   // names the setting instead of waiting for an answer that cannot come. Kept from the start, as
   // the first list is asked for before the app's code is here.
@@ -161,6 +177,8 @@
         }
       }
       if (settings.auth?.mode === 'token') return [];
+      // The server put the first screen and its lists in the page (src/app/entry-server.tsx).
+      if (firstScreen) return [];
       const path = location.pathname.slice(new URL(base).pathname.length);
       // The inbox route of src/config/routes.ts (INBOX_ROUTE); src/app/prefetch.test.ts checks they agree.
       if (!/^questions(\/[^/]*)?\/?$/.test(path)) return [];

@@ -23,6 +23,7 @@ import { deliveryCounts } from './notify/outbox';
 import { createNotifications } from './notify/service';
 import type { Upstream } from './proxy/proxy';
 import { configuredSystems, servedSystems } from './proxy/systems';
+import { createFirstScreen } from './render/first-screen';
 import { readSettings } from './settings/settings';
 import { createSnippets } from './snippets/sql';
 import { createTeam, teamBus, teamReadiness } from './team/sql';
@@ -79,7 +80,10 @@ function newestMtime(target: string): number {
 
 /** Builds `dist/` when it is missing or older than any source it is made from. */
 async function buildIfNeeded(): Promise<void> {
-  const builtAt = newestMtime(path.join(distDir, 'index.html'));
+  const builtAt = Math.min(
+    newestMtime(path.join(distDir, 'index.html')),
+    newestMtime(path.join(root, 'dist-ssr', 'entry-server.js')),
+  );
   const inputs = [
     'src',
     'public',
@@ -95,6 +99,8 @@ async function buildIfNeeded(): Promise<void> {
   );
   const { build } = await import('vite');
   await build({ root, logLevel: 'warn' });
+  // The server's build of the first screen (server/render/first-screen.ts).
+  await build({ root, logLevel: 'warn', build: { ssr: 'src/app/entry-server.tsx' } });
 }
 
 function mockFromEnv(): MockBackend {
@@ -291,6 +297,16 @@ async function main() {
     configSources: others.config,
     configFile: path.join(root, 'public', 'config.json'),
     around: audit.around,
+    // The first screen comes with the page (server/render/): from dist-ssr/, built with dist/.
+    firstScreen: dev
+      ? undefined
+      : createFirstScreen({
+          ssrDir: path.join(root, 'dist-ssr'),
+          // On for every page with FIRST_SCREEN=on; otherwise for a browser that asks (cookie
+          // qi-first-screen=on): see docs/server-rendering.md, "Turning it on".
+          mode: env.FIRST_SCREEN === 'on' ? 'always' : 'when-asked',
+          log: console.error,
+        }),
     portalApi: async (request, innerPath) =>
       (await insights(request, innerPath)) ??
       (await notifications.api(request, innerPath)) ??

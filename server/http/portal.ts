@@ -76,6 +76,19 @@ export interface PortalOptions {
   metrics?: (request: Request) => Promise<Response>;
   /** Told of each request that reached a system (the metrics): its status (0: none) and time. */
   onUpstream?: (sourceId: string, method: string, status: number, seconds: number) => void;
+  /**
+   * The first screen rendered on the server (server/render/first-screen.ts): index.html (the
+   * `template`) with the rows already in it, or null to send the template as it is. Without it,
+   * the browser renders the page alone.
+   */
+  firstScreen?: (page: {
+    request: Request;
+    url: URL;
+    baseUrl: URL;
+    template: string;
+    /** Answers a request as the portal would (its own app's fetch). */
+    portal: (request: Request) => Promise<Response>;
+  }) => Promise<string | null>;
   /** Answers `/portal-api/…`, the portal server's own API (the audit trail's read side). */
   portalApi?: (request: Request, innerPath: string) => Promise<Response>;
   /** What `GET /readyz` reports (server/http/health.ts); without it, ready as soon as it answers. */
@@ -104,11 +117,21 @@ export function normalizeBasePath(value: string | undefined): string {
   return withLeading.endsWith('/') ? withLeading : `${withLeading}/`;
 }
 
-export function contentSecurityPolicy(frameAncestors = "'self'"): string {
+/**
+ * The pages' policy. `styleAttributes`: a page with its first screen rendered on the server holds
+ * React's and Mantine's `style="…"` attributes in its HTML (the browser's own render sets the same
+ * styles through the DOM, which the policy does not govern). Only attributes: no `<style>` element
+ * and no script that is not a file of the portal.
+ */
+export function contentSecurityPolicy(
+  frameAncestors = "'self'",
+  options: { styleAttributes?: boolean } = {},
+): string {
   return [
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self'",
+    ...(options.styleAttributes ? ["style-src-attr 'unsafe-inline'"] : []),
     "img-src 'self' data:",
     "font-src 'self'",
     "connect-src 'self'",
@@ -372,11 +395,29 @@ export function createPortalApp(options: PortalOptions): Hono {
     return cached.html;
   };
 
-  const sendIndex = async (c: Context) =>
-    c.html(await renderIndex(), 200, {
+  const renderFirstScreen = options.firstScreen;
+  const cspWithStyleAttributes = contentSecurityPolicy(options.frameAncestors, {
+    styleAttributes: true,
+  });
+  const sendIndex = async (c: Context) => {
+    const template = await renderIndex();
+    const url = new URL(c.req.url);
+    const page =
+      renderFirstScreen && c.req.method === 'GET'
+        ? await renderFirstScreen({
+            request: c.req.raw,
+            url,
+            baseUrl: new URL(basePath, url),
+            template,
+            portal: async (request) => app.fetch(request),
+          })
+        : null;
+    return c.html(page ?? template, 200, {
       'Cache-Control': 'no-store',
-      'Content-Security-Policy': csp,
+      // No cache keeps it (no-store): the page holds the reviewer's own lists.
+      'Content-Security-Policy': page ? cspWithStyleAttributes : csp,
     });
+  };
 
   app.get('*', async (c, next) => {
     const inner = stripBase(new URL(c.req.url).pathname);

@@ -8,6 +8,7 @@ import { sourcesNeedingKeys, useRuntimeConfig } from '@/config/runtime-config';
 import { useShell } from '@/config/shell-context';
 import { useTokens } from '@/config/token-store';
 import { useIsCovered } from '@/lib/covering-layer';
+import { PREFERENCE_COOKIES, rememberPreference, useAfterHydration } from '@/lib/first-screen';
 import classes from './app-layout.module.css';
 import { HeaderTools, PushMenu } from './audit-parts';
 import { NotificationsToggle } from './notifications-toggle';
@@ -42,13 +43,20 @@ function Logo() {
 function ColorSchemeToggle() {
   // keepTransitions: otherwise Mantine injects a <style> to pause transitions, which the CSP (style-src 'self') refuses.
   const { setColorScheme } = useMantineColorScheme({ keepTransitions: true });
-  const computed = useComputedColorScheme('light', { getInitialValueInEffect: false });
+  const computed = useAfterHydration(
+    useComputedColorScheme('light', { getInitialValueInEffect: false }),
+    (view) => view.colorScheme,
+  );
   const next = computed === 'dark' ? 'light' : 'dark';
   return (
     <button
       type="button"
       className={classes.iconButton}
-      onClick={() => setColorScheme(next)}
+      onClick={() => {
+        setColorScheme(next);
+        // The server renders the next page in it too (docs/server-rendering.md).
+        rememberPreference(PREFERENCE_COOKIES.colorScheme, next);
+      }}
       aria-label={`Switch to ${next} theme`}
       title={`Switch to ${next} theme`}
     >

@@ -1,5 +1,6 @@
+import type { MantineColorSchemeManager } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { BrowserRouter, HashRouter } from 'react-router';
 import { LoadBoundary, lazyPart } from '@/components/load-boundary';
 import { resolveEmbed } from '@/config/embed';
@@ -7,6 +8,12 @@ import { type RuntimeConfig, RuntimeConfigContext } from '@/config/runtime-confi
 import { type Shell, ShellContext } from '@/config/shell-context';
 import { QuestionSourceContext } from '@/features/questions/api/source';
 import { type Clock, ClockContext, createServerClock } from '@/lib/clock';
+import {
+  type FirstScreenState,
+  type ServerView,
+  ServerViewContext,
+  serverViewOf,
+} from '@/lib/first-screen';
 import { whenIdleAfterFirstScreen } from '@/lib/idle';
 import { SessionContext } from '@/lib/session-store';
 import { auditParts, snippetParts, teamParts } from './audit-parts';
@@ -20,6 +27,9 @@ export interface AppProvidersProps {
   shell: Shell;
   clock: Clock;
   env?: 'default' | 'test';
+  /** What the server's render assumed (its HTML is being hydrated, or it is the server). */
+  serverView?: ServerView | null;
+  colorSchemeManager?: MantineColorSchemeManager;
   children: ReactNode;
 }
 
@@ -37,16 +47,27 @@ function DeferredNotifications() {
 }
 
 /** Everything the routes need; the app and the tests build the same tree. */
-export function AppProviders({ config, services, shell, clock, env, children }: AppProvidersProps) {
+export function AppProviders({
+  config,
+  services,
+  shell,
+  clock,
+  env,
+  serverView = null,
+  colorSchemeManager,
+  children,
+}: AppProvidersProps) {
   return (
-    <AppMantineProvider env={env}>
+    <AppMantineProvider env={env} colorSchemeManager={colorSchemeManager}>
       <DeferredNotifications />
       <QueryClientProvider client={services.queryClient}>
         <RuntimeConfigContext value={config}>
           <SessionContext value={services.session}>
             <ShellContext value={shell}>
               <QuestionSourceContext value={services.source}>
-                <ClockContext value={clock}>{children}</ClockContext>
+                <ClockContext value={clock}>
+                  <ServerViewContext value={serverView}>{children}</ServerViewContext>
+                </ClockContext>
               </QuestionSourceContext>
             </ShellContext>
           </SessionContext>
@@ -60,21 +81,42 @@ export function App({
   config,
   baseUrl,
   services,
+  firstScreen = null,
+  onFirstCommit,
 }: {
   config: RuntimeConfig;
   baseUrl: URL;
   services: Services;
+  /** The server rendered the page: the first render says what its HTML says (main.tsx). */
+  firstScreen?: FirstScreenState | null;
+  /** Called once the first render is on the page (hydrated, where the server rendered it). */
+  onFirstCommit?: () => void;
 }) {
-  const [clock] = useState(() => createServerClock(services.serverTime));
+  const firstCommit = useRef(onFirstCommit);
+  useEffect(() => firstCommit.current?.(), []);
+  const [clock] = useState(() =>
+    createServerClock(
+      services.serverTime,
+      1000,
+      firstScreen ? { at: firstScreen.now, offsets: firstScreen.offsets } : undefined,
+    ),
+  );
+  const [serverView] = useState(() => (firstScreen ? serverViewOf(firstScreen) : null));
   const [shell] = useState(() => ({
-    embed: resolveEmbed(config.embed, window.location.search),
+    embed: firstScreen?.embed ?? resolveEmbed(config.embed, window.location.search),
     tokens: services.tokens,
     audit: auditParts,
     team: teamParts,
     snippets: snippetParts,
   }));
   return (
-    <AppProviders config={config} services={services} shell={shell} clock={clock}>
+    <AppProviders
+      config={config}
+      services={services}
+      shell={shell}
+      clock={clock}
+      serverView={serverView}
+    >
       {/* A navigation renders at the priority of what caused it: a click on a row renders the
           question in one pass, not in 5 ms slices of a transition with frames between them
           (click → drawer painted). Lazily loaded parts are preloaded and render without

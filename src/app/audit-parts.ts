@@ -16,28 +16,35 @@ const row = () => listShown.then(() => import('@/features/activity/components/ac
 const team = () => listShown.then(() => import('@/features/presence/parts'));
 
 export const auditParts: AuditParts = {
-  History: lazyPart(() => history().then((m) => m.QuestionHistory)),
+  History: lazyPart(() => history().then((m) => m.QuestionHistory), 'History'),
   // A closed row says who acted; a pending one who is on it (one part per row, so a row costs the
   // first screen nothing more for presence).
-  ActedBy: lazyPart(() => Promise.all([row(), team()]).then(([a, t]) => t.withRowTeam(a.ActedBy))),
+  ActedBy: lazyPart(
+    () => Promise.all([row(), team()]).then(([a, t]) => t.withRowTeam(a.ActedBy)),
+    'ActedBy',
+  ),
 };
 
-export const teamParts: TeamParts = { Team: lazyPart(() => team().then((m) => m.Team)) };
+export const teamParts: TeamParts = { Team: lazyPart(() => team().then((m) => m.Team), 'Team') };
 
 // The team's snippets in the answer box: asked for with the other parts after the first screen
 // (its dialogs come later still, when first opened).
 export const snippetParts: SnippetParts = {
-  Snippets: lazyPart(() =>
-    listShown
-      .then(() => import('@/features/snippets/answer-snippets'))
-      .then((m) => m.AnswerSnippets),
+  Snippets: lazyPart(
+    () =>
+      listShown
+        .then(() => import('@/features/snippets/answer-snippets'))
+        .then((m) => m.AnswerSnippets),
+    'Snippets',
   ),
 };
 
-export const HeaderTools = lazyPart(() =>
-  listShown
-    .then(() => import('@/features/activity/components/header-tools'))
-    .then((m) => m.HeaderTools),
+export const HeaderTools = lazyPart(
+  () =>
+    listShown
+      .then(() => import('@/features/activity/components/header-tools'))
+      .then((m) => m.HeaderTools),
+  'HeaderTools',
 );
 
 export const ActivityPage = lazyPart(() =>
@@ -50,6 +57,8 @@ export const InsightsPage = lazyPart(() =>
 );
 
 // Notifications when the inbox is closed (Web Push): the menu beside the bell, after the list.
-export const PushMenu = lazyPart(() =>
-  listShown.then(() => import('@/features/push/components/push-menu')).then((m) => m.PushMenu),
+export const PushMenu = lazyPart(
+  () =>
+    listShown.then(() => import('@/features/push/components/push-menu')).then((m) => m.PushMenu),
+  'PushMenu',
 );

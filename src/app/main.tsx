@@ -1,18 +1,25 @@
+// Before any module asks for a chunk of the build (scripts/import-retry.ts).
+import '@/lib/import-retry';
 // Before anything builds a zod schema.
 import './zod-setup';
 import './mantine-styles';
 import '@/styles/theme.generated.css';
 import '@/styles/app.css';
-import { createRoot } from 'react-dom/client';
+import { hydrate } from '@tanstack/react-query';
+import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
 import { matchPath } from 'react-router';
+import { loadParts } from '@/components/load-boundary';
+import { resolveEmbed } from '@/config/embed';
 import { INBOX_ROUTE } from '@/config/routes';
-import { loadRuntimeConfig, sourcesNeedingKeys } from '@/config/runtime-config';
+import { loadRuntimeConfig, type RuntimeConfig, sourcesNeedingKeys } from '@/config/runtime-config';
 import { createQuestionQueries } from '@/features/questions/api/queries';
 import { parseFilters } from '@/features/questions/utils/filters';
 import { firstListStatus } from '@/features/questions/utils/lists-cut';
+import { type FirstScreenState, readFirstScreen } from '@/lib/first-screen';
+import { markFirstScreenShown } from '@/lib/idle';
 import { App } from './app';
 import { configFetch, watchBlockedApi } from './prefetch';
-import { apiRootUrl, createServices } from './services';
+import { apiRootUrl, createServices, type Services } from './services';
 
 /** How long start-up waits for the first list before it shows the page without it. */
 const FIRST_LIST_WAIT_MS = 250;
@@ -20,20 +27,106 @@ const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
-const root = createRoot(container);
+// The server's render of the first screen, when the portal server sent one (entry-server.tsx).
+const firstScreen = readFirstScreen(document);
+let made: Root | null = null;
+/** The browser's own render, replacing whatever the page holds (the server's rows included). */
+const root = () => {
+  made ??= createRoot(container);
+  return made;
+};
+
+declare global {
+  interface Window {
+    /** A row clicked before the app took over the server's HTML (public/prefetch.js). */
+    __questionsInboxQueuedClick?: Element;
+    /** Shortcut keys pressed before then, in order (public/prefetch.js). */
+    __questionsInboxQueuedKeys?: KeyboardEventInit[];
+  }
+}
+
+/**
+ * The element that stands where `old` stood, when the app drew the page anew (it did not take the
+ * server's HTML over): the same row's link, or the control with the same name.
+ */
+function counterpart(old: HTMLElement): HTMLElement | null {
+  if (old.isConnected) return old;
+  const row = old.closest<HTMLElement>('[data-question-id]')?.dataset.questionId;
+  if (row !== undefined && old.matches('a[data-row-link]')) {
+    return document.querySelector<HTMLElement>(
+      `[data-question-id="${CSS.escape(row)}"] a[data-row-link]`,
+    );
+  }
+  const name = old.getAttribute('aria-label') ?? old.textContent?.trim() ?? '';
+  if (!name) return null;
+  for (const candidate of document.querySelectorAll<HTMLElement>(old.tagName)) {
+    if ((candidate.getAttribute('aria-label') ?? candidate.textContent?.trim()) === name) {
+      return candidate;
+    }
+  }
+  return null;
+}
+
+/**
+ * The app runs the page: public/prefetch.js stops holding clicks and keys for it, and what was
+ * clicked or pressed before (on the server's HTML) happens now, in order.
+ */
+function takenOver() {
+  document.documentElement.dataset.hydrated = '';
+  const queued = window.__questionsInboxQueuedClick;
+  window.__questionsInboxQueuedClick = undefined;
+  const keys = window.__questionsInboxQueuedKeys?.splice(0) ?? [];
+  // A frame later: the app's own effects (focus on an open question, its keyboard listeners) and
+  // their first frame come first, as they would have for a reviewer who waited.
+  requestAnimationFrame(() => {
+    const target = queued instanceof HTMLElement ? counterpart(queued) : null;
+    // Focused first, as the reviewer's own click did (a menu gives focus back to its button).
+    target?.focus({ preventScroll: true });
+    target?.click();
+    for (const key of keys) {
+      const target = document.activeElement ?? document.body;
+      target.dispatchEvent(
+        new KeyboardEvent('keydown', { ...key, bubbles: true, cancelable: true }),
+      );
+    }
+  });
+}
+
+/**
+ * The app has taken over the server's HTML: its countdowns go by the servers' clocks from here on
+ * (the time the server rendered at is the first reading of them; the browser made no request of
+ * its own that would have brought one), and what was clicked or pressed meanwhile happens now.
+ */
+function hydrated(services: Services, config: RuntimeConfig, first: FirstScreenState) {
+  // In the page's own time (Date.now(), which the clock reads), not performance.timeOrigin.
+  const pageStart = Date.now() - performance.now();
+  const navigation = performance.getEntriesByType('navigation')[0] as
+    | PerformanceNavigationTiming
+    | undefined;
+  for (const source of config.sources) {
+    services.serverTime.sample(source.id, {
+      sentAt: pageStart,
+      receivedAt: navigation ? pageStart + navigation.responseStart : Date.now(),
+      date: new Date(first.now + (first.offsets[source.id] ?? 0)).toUTCString(),
+    });
+  }
+  takenOver();
+}
 
 /** What is wrong with the deployment: its issues, or the API address the browser blocked. */
 type StartFailure = { problem: string } & ({ issues: string[] } | { blockedApi: URL });
 
 async function showConfigError(url: string, failure: StartFailure) {
+  // Nothing of the app's to click: the server's HTML (if any) is replaced by the explanation.
+  document.documentElement.dataset.hydrated = '';
   // Only a broken deployment needs this page (and its explanations): it is not part of the
   // portal's initial download.
   try {
     const { ConfigErrorPage, blockedApiIssue } = await import('./config-error-page');
     const issues = 'issues' in failure ? failure.issues : [blockedApiIssue(failure.blockedApi)];
-    root.render(<ConfigErrorPage url={url} problem={failure.problem} issues={issues} />);
+    root().render(<ConfigErrorPage url={url} problem={failure.problem} issues={issues} />);
   } catch {
-    root.render(
+    root().render(
       <p>Questions Inbox cannot start: {failure.problem} Reload the page to try again.</p>,
     );
   }
@@ -51,6 +144,40 @@ void loadRuntimeConfig(new URL(document.baseURI), configFetch).then(async (resul
       });
     });
     const services = createServices(result.config, result.baseUrl);
+    if (firstScreen) {
+      // The rows are on screen already (the server's): what waits for them may load now, and the
+      // parts the server rendered load before the app renders, so that it renders them at once
+      // (taking the HTML over in one pass: a part taken over later would meet the page's state of
+      // that later moment) and what was clicked or pressed on them meanwhile finds them.
+      markFirstScreenShown({ now: true });
+      await loadParts(firstScreen.parts).catch(() => {
+        // A part that cannot be downloaded: its boundary says so once the app renders.
+      });
+      if (blocked) return;
+    }
+    // The server rendered this page: the browser takes over its HTML (hydration), unless this
+    // tab remembers something the server could not know (embedded, from an earlier address).
+    if (
+      firstScreen &&
+      result.config.links === 'path' &&
+      sourcesNeedingKeys(result.config).length === 0 &&
+      // The settings the server rendered with (config.json changed in between: the browser's own).
+      firstScreen.config === JSON.stringify(result.config) &&
+      resolveEmbed(result.config.embed, window.location.search) === firstScreen.embed
+    ) {
+      hydrate(services.queryClient, firstScreen.queries);
+      made = hydrateRoot(
+        container,
+        <App
+          config={result.config}
+          baseUrl={result.baseUrl}
+          services={services}
+          firstScreen={firstScreen}
+          onFirstCommit={() => hydrated(services, result.config, firstScreen)}
+        />,
+      );
+      return;
+    }
     // The first list is taken over from prefetch.js (asked for while this code downloaded), or
     // asked for now.
     const path = `/${window.location.pathname.slice(result.baseUrl.pathname.length)}`;
@@ -72,7 +199,14 @@ void loadRuntimeConfig(new URL(document.baseURI), configFetch).then(async (resul
     }
     // Blocked while the first list was awaited: the error page is on its way, not the app.
     if (blocked) return;
-    root.render(<App config={result.config} baseUrl={result.baseUrl} services={services} />);
+    root().render(
+      <App
+        config={result.config}
+        baseUrl={result.baseUrl}
+        services={services}
+        onFirstCommit={takenOver}
+      />,
+    );
     return;
   }
   await showConfigError(result.url, { problem: result.problem, issues: result.issues });

@@ -1,4 +1,4 @@
-import { MantineProvider } from '@mantine/core';
+import { type MantineColorSchemeManager, MantineProvider } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { theme } from './theme';
 
@@ -9,9 +9,12 @@ import { theme } from './theme';
 export function AppMantineProvider({
   children,
   env,
+  colorSchemeManager,
 }: {
   children: ReactNode;
   env?: 'default' | 'test';
+  /** The server's render: the reviewer's cookie, not localStorage (entry-server.tsx). */
+  colorSchemeManager?: MantineColorSchemeManager;
 }) {
   return (
     <MantineProvider
@@ -20,6 +23,7 @@ export function AppMantineProvider({
       withCssVariables={false}
       withGlobalClasses={false}
       env={env}
+      colorSchemeManager={colorSchemeManager}
     >
       {children}
     </MantineProvider>

@@ -4,6 +4,7 @@ import {
   desktopNotifications,
   useDesktopNotificationState,
 } from '@/lib/desktop-notifications';
+import { useAfterHydration } from '@/lib/first-screen';
 import classes from './app-layout.module.css';
 
 // What it says when pressed loads with the toasts' code, after the first screen: not in the header's.
@@ -19,7 +20,11 @@ export const BLOCKED_HELP =
  */
 export function NotificationsToggle() {
   const store = desktopNotifications();
-  const state = useDesktopNotificationState(store);
+  // The server's render knows no browser: it draws the switch off, as most reviewers have it.
+  const state = useAfterHydration(
+    useDesktopNotificationState(store),
+    (): DesktopNotificationState => 'off',
+  );
   if (state === 'unsupported') return null;
   const on = state === 'on';
   const blocked = state === 'blocked';

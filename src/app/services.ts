@@ -41,6 +41,7 @@ function inboxMembers(
   baseUrl: URL,
   headers: (sourceId: string) => Record<string, string>,
   serverTime: ServerTime,
+  baseFetch: typeof fetch,
 ): InboxMember[] {
   return config.sources.map((entry) => {
     const origin = {
@@ -59,7 +60,7 @@ function inboxMembers(
           : timing,
       );
     // Each system's first list may be the one prefetch.js started (see src/app/prefetch.ts).
-    const fetchImpl = withPrefetchedList((input, init) => fetch(input, init));
+    const fetchImpl = withPrefetchedList(baseFetch);
     // Their adapters load with the first list (createLazySource), not with the first screen.
     const systems = () => import('@/features/questions/sources/system-sources');
     if (entry.kind === 'vertesia') {
@@ -117,7 +118,11 @@ function inboxMembers(
 export function createServices(
   config: RuntimeConfig,
   baseUrl: URL,
-  options: { retries?: boolean } = {},
+  options: {
+    retries?: boolean;
+    /** The server's render reads through the portal itself (entry-server.tsx). */
+    fetchImpl?: typeof fetch;
+  } = {},
 ): Services {
   const session = createSessionStore();
   const keyed = new Set(sourcesNeedingKeys(config).map((source) => source.id));
@@ -129,7 +134,8 @@ export function createServices(
     return token ? { ...config.headers, Authorization: `Bearer ${token}` } : { ...config.headers };
   };
   const serverTime = createServerTime();
-  const members = inboxMembers(config, baseUrl, headers, serverTime);
+  const baseFetch = options.fetchImpl ?? ((input, init) => fetch(input, init));
+  const members = inboxMembers(config, baseUrl, headers, serverTime, baseFetch);
   const only = members.length === 1 && members[0]?.origin.kind === 'reflexio' ? members[0] : null;
   // Several systems read as one: that code loads with the first list, not with the first screen.
   const source = only

@@ -8,9 +8,13 @@ import { useClock } from '@/lib/clock';
 import { useSession } from '@/lib/session-store';
 
 // Its code loads only when the clocks differ by a minute or more: most pages never need it.
-const ClockSkewNotice = lazyPart(() =>
-  import('@/components/clock-skew-notice').then((m) => m.ClockSkewNotice),
+const ClockSkewNotice = lazyPart(
+  () => import('@/components/clock-skew-notice').then((m) => m.ClockSkewNotice),
+  'ClockSkewNotice',
 );
+
+// The server's first screen knows no skew of this computer's clock: none while it is taken over.
+const noSkewYet = () => 0;
 
 /**
  * Under the page's content, not above it: it comes a moment after the first list (the skew is
@@ -20,7 +24,7 @@ const ClockSkewNotice = lazyPart(() =>
 export function ClockNotice() {
   const clock = useClock();
   const read = () => Math.round(clock.skewMs() / 60_000);
-  const minutes = useSyncExternalStore(clock.subscribe, read, read);
+  const minutes = useSyncExternalStore(clock.subscribe, read, noSkewYet);
   return minutes === 0 ? null : (
     <LoadBoundary what="The clock notice" parts={[ClockSkewNotice]} quiet>
       <ClockSkewNotice />

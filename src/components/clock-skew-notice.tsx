@@ -6,6 +6,9 @@ import { useClock } from '@/lib/clock';
 const NOTICE_FROM_MS = 60_000;
 const DISMISSED_KEY = 'questions-inbox:clock-notice-dismissed';
 
+// The server's first screen knows no skew of this computer's clock: none while it is taken over.
+const noSkewYet = () => 0;
+
 export function describeSkew(skewMs: number): string {
   const minutes = Math.round(Math.abs(skewMs) / 60_000);
   const amount =
@@ -34,7 +37,7 @@ function readDismissed(): number | null {
 export function ClockSkewNotice() {
   const clock = useClock();
   const readMinutes = () => Math.round(clock.skewMs() / NOTICE_FROM_MS);
-  const skewMinutes = useSyncExternalStore(clock.subscribe, readMinutes, readMinutes);
+  const skewMinutes = useSyncExternalStore(clock.subscribe, readMinutes, noSkewYet);
   const [dismissed, setDismissed] = useState(readDismissed);
   if (Math.abs(skewMinutes) < 1 || dismissed === skewMinutes) return null;
   return (

@@ -2,11 +2,13 @@ import { Alert, Button, Group, Text } from '@mantine/core';
 import {
   Component,
   type ComponentType,
+  createContext,
   createElement,
   type JSX,
   lazy,
   type ReactNode,
   Suspense,
+  use,
 } from 'react';
 
 /**
@@ -20,7 +22,51 @@ export class PartDownloadError extends Error {
   }
 }
 
-export function lazyPart<P extends object>(load: () => Promise<ComponentType<P>>) {
+/** Every part made so far (parts inside parts join when their module is loaded). */
+const everyPart = new Set<{ load(): Promise<unknown> }>();
+/** The parts that may be on the first screen, by name (see lazyPart's `name`). */
+const namedParts = new Map<string, { load(): Promise<unknown> }>();
+
+/**
+ * The server's render of the first screen collects the names of the parts it rendered here
+ * (src/app/entry-server.tsx), so the browser can load exactly those before it takes the HTML over.
+ */
+export const RenderedPartsContext = createContext<Set<string> | null>(null);
+
+/**
+ * Downloads the named parts (what the server's first screen rendered), and those named parts
+ * inside them once their modules are here, so that the browser's first render (hydration) renders
+ * them at once, as the server did, instead of leaving them as server HTML to take over later.
+ */
+export async function loadParts(names: readonly string[]): Promise<void> {
+  const done = new Set<string>();
+  for (let round = 0; round < 4; round++) {
+    const next = names.filter((name) => !done.has(name) && namedParts.has(name));
+    if (next.length === 0) return;
+    for (const name of next) done.add(name);
+    await Promise.all(next.map((name) => namedParts.get(name)?.load()));
+  }
+}
+
+/**
+ * Downloads every part, and the parts they hold, so that they render without suspending: the
+ * server's render of the first screen (src/app/entry-server.tsx) sends finished HTML, with no
+ * script to fill in a part later (the portal's CSP allows no inline script).
+ */
+export async function loadEveryPart(): Promise<void> {
+  const done = new Set<{ load(): Promise<unknown> }>();
+  while (done.size < everyPart.size) {
+    const next = [...everyPart].filter((part) => !done.has(part));
+    for (const part of next) done.add(part);
+    await Promise.all(next.map((part) => part.load()));
+  }
+}
+
+export function lazyPart<P extends object>(
+  load: () => Promise<ComponentType<P>>,
+  /** A part that can be on the first screen: its name (see loadParts). */
+  name?: string,
+) {
   const fresh = () =>
     lazy(() =>
       load().then(
@@ -38,12 +84,14 @@ export function lazyPart<P extends object>(load: () => Promise<ComponentType<P>>
   let lazyRendered = false;
   // biome-ignore lint/correctness/noComponentHookFactories: called once per part at module level, as React.lazy is.
   function Part(props: P): JSX.Element {
+    const rendered = use(RenderedPartsContext);
+    if (rendered && name) rendered.add(name);
     // One way per part for good: switching would remount what is on screen.
     if (ready && !lazyRendered) return createElement(ready, props);
     lazyRendered = true;
     return <Loaded {...props} />;
   }
-  return Object.assign(Part, {
+  const part = Object.assign(Part, {
     /** Downloads the part's code ahead of its first render. */
     load: () =>
       load().then((component) => {
@@ -54,6 +102,9 @@ export function lazyPart<P extends object>(load: () => Promise<ComponentType<P>>
       Loaded = fresh();
     },
   });
+  everyPart.add(part);
+  if (name) namedParts.set(name, part);
+  return part;
 }
 
 /** A quiet part that failed while online is tried again after this, then twice as long each time. */

@@ -17,11 +17,43 @@ export interface Clock {
    * largest difference among the sources that answered, 0 before any did.
    */
   skewMs(): number;
+  /**
+   * The server's render of the first screen (src/app/entry-server.tsx): its time and each
+   * source's clock as it read them. What the browser renders while it takes that HTML over
+   * (hydration, in parts) reads these, so it says what the HTML says (useSyncExternalStore's
+   * server snapshots below).
+   */
+  firstScreen?: { at: number; offsets: Readonly<Record<string, number>> };
 }
 
 /** The time at the server behind `sourceKey`, at the clock's current tick. */
 export function serverNow(clock: Clock, sourceKey: string): number {
   return clock.now() + clock.offsetMs(sourceKey);
+}
+
+/** `clock.now()`, or the server's reading while its first screen is being taken over. */
+export function firstScreenNow(clock: Clock): number {
+  return clock.firstScreen?.at ?? clock.now();
+}
+
+/** `serverNow`, or the server's reading while its first screen is being taken over. */
+export function firstScreenServerNow(clock: Clock, sourceKey: string): number {
+  const first = clock.firstScreen;
+  return first ? first.at + (first.offsets[sourceKey] ?? 0) : serverNow(clock, sourceKey);
+}
+
+const noSubscription = () => () => {};
+
+/**
+ * True while the browser takes over the server's HTML (and on the server), false after: for a
+ * component that computes a first value once (Countdown) from `firstScreen*` or the live clock.
+ */
+export function useTakingOver(): boolean {
+  return useSyncExternalStore(
+    noSubscription,
+    () => false,
+    () => true,
+  );
 }
 
 /**
@@ -69,7 +101,12 @@ export function createServerTime(): ServerTime {
 }
 
 /** The page's shared clock, with each source's server time from `serverTime`. */
-export function createServerClock(serverTime: ServerTime, periodMs = 1000): Clock {
+export function createServerClock(
+  serverTime: ServerTime,
+  periodMs = 1000,
+  /** The server's render of the first screen, when the page holds one (see Clock.firstScreen). */
+  firstScreen?: Clock['firstScreen'],
+): Clock {
   const clock = createIntervalClock(periodMs);
   // A new estimate shows at once, not at the next tick: a countdown must not flash "expired".
   serverTime.onChange(clock.refresh);
@@ -77,6 +114,7 @@ export function createServerClock(serverTime: ServerTime, periodMs = 1000): Cloc
     ...clock,
     offsetMs: serverTime.offsetMs,
     skewMs: () => 0 - serverTime.largestOffsetMs(),
+    ...(firstScreen ? { firstScreen } : {}),
   };
 }
 
@@ -168,7 +206,8 @@ export function useClock(): Clock {
 export function useNow(granularityMs = 1): number {
   const clock = useClock();
   const read = () => Math.floor(clock.now() / granularityMs) * granularityMs;
-  return useSyncExternalStore(clock.subscribe, read, read);
+  const first = () => Math.floor(firstScreenNow(clock) / granularityMs) * granularityMs;
+  return useSyncExternalStore(clock.subscribe, read, first);
 }
 
 /**
@@ -179,5 +218,9 @@ export function useHasPassed(at: number | null, sourceKey?: string): boolean {
   const clock = useClock();
   const read = () =>
     at !== null && (sourceKey === undefined ? clock.now() : serverNow(clock, sourceKey)) >= at;
-  return useSyncExternalStore(clock.subscribe, read, read);
+  const first = () =>
+    at !== null &&
+    (sourceKey === undefined ? firstScreenNow(clock) : firstScreenServerNow(clock, sourceKey)) >=
+      at;
+  return useSyncExternalStore(clock.subscribe, read, first);
 }

@@ -1,12 +1,20 @@
 let firstScreenShown = false;
 const afterFirstScreen = new Set<() => void>();
 
-/** The page's main content (the list) is on screen: what waited for it may load now. */
-export function markFirstScreenShown(): void {
+let startNow = false;
+
+/**
+ * The page's main content (the list) is on screen: what waited for it may load now. `now`: at
+ * once, not when the browser is next idle (the server's first screen: the rows are there, and
+ * the browser takes them over only once those parts are here).
+ */
+export function markFirstScreenShown(options: { now?: boolean } = {}): void {
   if (firstScreenShown) return;
   firstScreenShown = true;
+  startNow = options.now === true;
   for (const task of afterFirstScreen) task();
   afterFirstScreen.clear();
+  startNow = false;
 }
 
 /** Pages with no list (not found, sign-in) never show a "first screen": extras load after this. */
@@ -17,9 +25,18 @@ const NO_FIRST_SCREEN_FALLBACK_MS = 5000;
  * for pages with no list), so extras never compete with the list for the network or the CPU.
  */
 export function whenIdleAfterFirstScreen(task: () => void): () => void {
+  // The server's render of the first screen (src/app/entry-server.tsx) waits for nothing.
+  if (typeof window === 'undefined') {
+    task();
+    return () => {};
+  }
   let cancelIdle: (() => void) | null = null;
   const start = () => {
-    if (cancelIdle === null) cancelIdle = whenIdle(task);
+    if (cancelIdle !== null) return;
+    if (startNow) {
+      cancelIdle = () => {};
+      task();
+    } else cancelIdle = whenIdle(task);
   };
   const fallback = setTimeout(start, NO_FIRST_SCREEN_FALLBACK_MS);
   if (firstScreenShown) start();

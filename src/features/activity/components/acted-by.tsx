@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useActedOn } from '@/config/acted';
+import { useAfterHydration } from '@/lib/first-screen';
 import { fetchActivity } from '../api/requests';
 import type { ActivityEntry } from '../api/schemas';
 import { accepted, auditQuestionId, reviewerText, shortReviewer } from '../utils/describe';
@@ -44,7 +45,7 @@ export function ActedBy({
   question: { id: string; status: string; source: { id: string; kind: string } };
 }) {
   const id = auditQuestionId(question);
-  const { data, refetch } = useQuery({
+  const { data: asked, refetch } = useQuery({
     queryKey: ['activity', 'acted-by', question.source.id, id, question.status],
     queryFn: () => lastActor(id),
     staleTime: 60_000,
@@ -52,6 +53,8 @@ export function ActedBy({
   });
   // Another reviewer edited it: their name now, not once this is a minute old.
   useActedOn([question], () => void refetch());
+  // Not in the server's first screen, nor in the browser's render that takes it over.
+  const data = useAfterHydration(asked, () => undefined);
   if (!data) return null;
   return (
     <span title={`${reviewerText(data)}, through the portal`} data-testid="acted-by">

@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useAfterHydration } from '@/lib/first-screen';
 import { showBidiControls } from '@/lib/show-bidi';
 import { activityQueries } from '../api/queries';
 import { readBrowserReviewer, writeBrowserReviewer } from '../utils/browser-reviewer';
@@ -11,10 +12,15 @@ import { readBrowserReviewer, writeBrowserReviewer } from '../utils/browser-revi
  * first screen's file into a shared one, which costs every visit; the link is in the header.)
  */
 export function HeaderTools({ className }: { className?: string }) {
-  const me = useQuery(activityQueries.me());
+  // Who you are is the browser's to ask: the server's first screen leaves it out, and so does the
+  // browser's render that takes over that HTML (which may come after the answer is here).
+  const me = { data: useAfterHydration(useQuery(activityQueries.me()).data, () => undefined) };
   const queryClient = useQueryClient();
   // The cookie goes with every request from here on, even if it had expired.
-  const [name, setName] = useState(() => writeBrowserReviewer(readBrowserReviewer()));
+  // (Not on the server, which renders the first screen without it: `me` is the browser's to ask.)
+  const [name, setName] = useState(() =>
+    typeof document === 'undefined' ? '' : writeBrowserReviewer(readBrowserReviewer()),
+  );
   if (!me.data) return null;
   const { reviewer, identity } = me.data;
   return (

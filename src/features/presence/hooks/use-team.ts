@@ -1,6 +1,7 @@
 import { type QueryClient, QueryObserver, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
-import { useClock } from '@/lib/clock';
+import { firstScreenNow, useClock } from '@/lib/clock';
+import { useAfterHydration } from '@/lib/first-screen';
 import { teamKeys, teamQueries } from '../api/queries';
 import type { TeamState } from '../api/schemas';
 import { teamLive } from '../live/team-live';
@@ -15,11 +16,14 @@ export function useTeam() {
   const live = teamLive(queryClient, () =>
     queryClient.fetchQuery(teamQueries.me()).then((me) => me !== null),
   );
-  const { data: state } = useQuery(teamQueries.state());
-  const { data: connection } = useQuery(teamQueries.connection());
-  const { data: me } = useQuery(teamQueries.me());
+  // Nothing of the team is in the server's first screen (the browser asks for it).
+  const state = useAfterHydration(useQuery(teamQueries.state()).data, () => undefined);
+  const connection = useAfterHydration(useQuery(teamQueries.connection()).data, () => undefined);
+  const me = useAfterHydration(useQuery(teamQueries.me()).data, () => undefined);
   const clock = useClock();
-  const tick = useSyncExternalStore(clock.subscribe, () => Math.floor(clock.now() / 5_000));
+  const readTick = () => Math.floor(clock.now() / 5_000);
+  const firstTick = () => Math.floor(firstScreenNow(clock) / 5_000);
+  const tick = useSyncExternalStore(clock.subscribe, readTick, firstTick);
   const now = Math.max(tick * 5_000, clock.now()) + live.offsetMs();
   return { state: state ?? null, connection, me: me ?? null, now };
 }
@@ -33,6 +37,9 @@ interface RowTeamStore {
   subscribe(listener: () => void): () => void;
   read(): RowTeamSnapshot;
 }
+
+const NO_ROW_TEAM: RowTeamSnapshot = { state: null, me: null };
+const noRowTeam = () => NO_ROW_TEAM;
 
 const rowStores = new WeakMap<QueryClient, RowTeamStore>();
 
@@ -88,9 +95,12 @@ export function useRowTeam() {
     queryClient.fetchQuery(teamQueries.me()).then((me) => me !== null),
   );
   const store = rowTeamStore(queryClient);
-  const { state, me } = useSyncExternalStore(store.subscribe, store.read);
+  // The server's first screen has no team yet, nor has the browser's render that takes it over.
+  const { state, me } = useSyncExternalStore(store.subscribe, store.read, noRowTeam);
   const clock = useClock();
-  const tick = useSyncExternalStore(clock.subscribe, () => Math.floor(clock.now() / 5_000));
+  const readTick = () => Math.floor(clock.now() / 5_000);
+  const firstTick = () => Math.floor(firstScreenNow(clock) / 5_000);
+  const tick = useSyncExternalStore(clock.subscribe, readTick, firstTick);
   const now = Math.max(tick * 5_000, clock.now()) + live.offsetMs();
   return { state, me, now };
 }

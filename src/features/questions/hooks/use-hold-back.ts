@@ -39,9 +39,14 @@ export function useHoldBack() {
   };
 }
 
+const NOT_HELD_YET = -1;
+const notHeldYet = () => NOT_HELD_YET;
+
 /** The action held back on `question`, if one is waiting. */
 export function useHeld(question: Pick<Question, 'id' | 'source'>): Held | null {
-  useSyncExternalStore(subscribeHeld, heldVersion);
+  // Nothing is held in the server's first screen, nor in the browser's render that takes it over.
+  const version = useSyncExternalStore(subscribeHeld, heldVersion, notHeldYet);
+  if (version === NOT_HELD_YET) return null;
   const key = heldKey(question);
   return readHeld().find((held) => held.key === key) ?? null;
 }

@@ -29,6 +29,7 @@ import { useShell } from '@/config/shell-context';
 import { ANSWER_EVENT } from '@/config/team-asks';
 import { isApiError } from '@/lib/api-client';
 import { useClock, useHasPassed, useNow } from '@/lib/clock';
+import { useAfterHydration } from '@/lib/first-screen';
 import { describeSeconds, formatDuration } from '@/lib/format-time';
 import { useResolveQuestion, useUpdateAnswer } from '../../api/mutations';
 import type { Question } from '../../api/schemas';
@@ -442,6 +443,11 @@ export function AnswerForm({
   };
 
   /** Ctrl/⌘ + Enter sends; the first Esc leaves the field (shortcuts work again), the next closes the drawer. */
+  // The server's first screen assumes a browser whose boxes grow through CSS (most do).
+  const grows = useAfterHydration(cssGrows, () => true);
+  // In the server's first screen the box cannot be typed into until the app runs the page: what
+  // was typed there would be lost when the app takes over.
+  const notYet = useAfterHydration(false, () => true);
   const fieldKeys = (event: ReactKeyboardEvent<HTMLElement>) => {
     if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
       event.preventDefault();
@@ -559,7 +565,7 @@ export function AnswerForm({
             answers={answers}
             errors={promptErrors}
             onChange={changeAnswers}
-            readOnly={closed || mutation.isPending}
+            readOnly={closed || mutation.isPending || notYet}
             onFieldKeyDown={fieldKeys}
           />
         </div>
@@ -581,7 +587,7 @@ export function AnswerForm({
           onKeyDown={fieldKeys}
           // Measuring a very long text on every change is what freezes a tab: past the limit the
           // box keeps a fixed height and scrolls.
-          autosize={!cssGrows && text.length <= MAX_ANSWER_LENGTH}
+          autosize={!grows && text.length <= MAX_ANSWER_LENGTH}
           rows={text.length <= MAX_ANSWER_LENGTH ? undefined : 16}
           minRows={mode === 'json' ? 5 : 3}
           maxRows={16}
@@ -589,7 +595,7 @@ export function AnswerForm({
           ref={box}
           // Mantine closes the drawer on Esc from a window listener; from the box, Esc leaves the box.
           data-mantine-stop-propagation="true"
-          readOnly={closed || mutation.isPending}
+          readOnly={closed || mutation.isPending || notYet}
           spellCheck={mode !== 'json'}
           dir="auto"
         />

@@ -10,8 +10,9 @@ import { QuestionList, type QuestionListHandle } from './question-list';
 import { unreadableTitle } from './unreadable-title';
 
 // Only a server sending records the portal cannot read shows this: its code loads then.
-const UnreadableRecords = lazyPart(() =>
-  import('./unreadable-records').then((module) => module.UnreadableRecords),
+const UnreadableRecords = lazyPart(
+  () => import('./unreadable-records').then((module) => module.UnreadableRecords),
+  'UnreadableRecords',
 );
 
 export interface InboxBodyProps {

@@ -5,7 +5,7 @@ import { truncateText } from '../../utils/text';
 import classes from './question-row.module.css';
 
 // Only a group the reviewer expands shows its asks: their code comes then.
-const AsksList = lazyPart(() => import('./asks-list').then((m) => m.AsksList));
+const AsksList = lazyPart(() => import('./asks-list').then((m) => m.AsksList), 'AsksList');
 
 /** What a row standing for several look-alike asks needs to show them. */
 export interface RowGroup {

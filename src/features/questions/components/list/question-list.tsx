@@ -24,7 +24,6 @@ import type { RowGroup } from './lookalike-members';
 import { QuestionRow } from './question-row';
 import classes from './questions-page.module.css';
 import {
-  firstRenderRows,
   focusedRowId,
   focusLink,
   onAny,
@@ -35,6 +34,7 @@ import {
   revealLink,
   rowLink,
   SETTLE_FRAMES,
+  useFirstRenderRows,
 } from './row-focus';
 
 export type { QuestionListHandle } from './row-focus';
@@ -360,13 +360,14 @@ function LongList({ questions, renderRow, ref, compact }: RowsProps & { compact:
     };
   }, [loaded]);
   const rowHeight = ROW_HEIGHT_ESTIMATE[compact ? 'compact' : 'comfortable'];
+  const firstRows = useFirstRenderRows(rowHeight);
   if (loaded) {
     const { VirtualList } = loaded;
     return (
       <VirtualList questions={questions} renderRow={renderRow} rowHeight={rowHeight} ref={ref} />
     );
   }
-  const first = failed ? questions : questions.slice(0, firstRenderRows(rowHeight));
+  const first = failed ? questions : questions.slice(0, firstRows);
   return (
     <PlainList questions={first} renderRow={renderRow} ref={ref} compact={compact} busy={!failed} />
   );
@@ -382,7 +383,7 @@ function PlainList({
   const listRef = useRef<HTMLUListElement>(null);
   const shown = useShownRows(
     questions,
-    firstRenderRows(ROW_HEIGHT_ESTIMATE[compact ? 'compact' : 'comfortable']),
+    useFirstRenderRows(ROW_HEIGHT_ESTIMATE[compact ? 'compact' : 'comfortable']),
   );
   const latest = useLatest(questions);
   const whenRendered = useWhenRowRendered(listRef);

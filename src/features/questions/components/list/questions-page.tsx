@@ -35,15 +35,22 @@ import { ShortcutsHint } from './shortcuts-hint';
 // The drawer (with the answer forms) and the shortcuts dialog are not needed to show the list: they
 // load in their own chunks, the drawer's as soon as the list is on screen so a click opens it at once.
 // So does what counts the pending questions in the tab's title and tells a reviewer who is away.
-const QuestionDrawer = lazyPart(() =>
-  import('../drawer/question-drawer').then((m) => m.QuestionDrawer),
+const QuestionDrawer = lazyPart(
+  () => import('../drawer/question-drawer').then((m) => m.QuestionDrawer),
+  'QuestionDrawer',
 );
 const ShortcutsHelp = lazyPart(() =>
   import('../drawer/shortcuts-help').then((m) => m.ShortcutsHelp),
 );
-const PageParts = lazyPart(() => import('../drawer/question-drawer').then((m) => m.PageParts));
+const PageParts = lazyPart(
+  () => import('../drawer/question-drawer').then((m) => m.PageParts),
+  'PageParts',
+);
 // Only when a source is loading late or failing: a one-system inbox that answers never needs it.
-const SourceNotes = lazyPart(() => import('./source-notes').then((m) => m.SourceNotes));
+const SourceNotes = lazyPart(
+  () => import('./source-notes').then((m) => m.SourceNotes),
+  'SourceNotes',
+);
 const noop = () => {};
 /**
  * The Claimed filter's place while its part loads (team-bar.tsx): the same picker, not usable yet

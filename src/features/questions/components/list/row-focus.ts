@@ -1,4 +1,5 @@
 import type { ReactElement, Ref } from 'react';
+import { useAfterHydration } from '@/lib/first-screen';
 import type { Question } from '../../api/schemas';
 
 // What the plain list (question-list.tsx) and the virtualized one (virtual-list.tsx, loaded when a
@@ -7,6 +8,19 @@ import type { Question } from '../../api/schemas';
 /** The rows of the first render: as many as the window can show; virtua adds the rest it needs. */
 export function firstRenderRows(rowHeight: number): number {
   return Math.max(4, Math.ceil(window.innerHeight / rowHeight));
+}
+
+/**
+ * The window's height the server renders the first screen for (it cannot know the reviewer's):
+ * a tall laptop's. The browser's first render (hydration) shows as many, then its own.
+ */
+const SERVER_WINDOW_HEIGHT = 1200;
+
+/** firstRenderRows, from the server's render through hydration to the browser's own. */
+export function useFirstRenderRows(rowHeight: number): number {
+  return useAfterHydration(typeof window === 'undefined' ? 0 : firstRenderRows(rowHeight), () =>
+    Math.max(4, Math.ceil(SERVER_WINDOW_HEIGHT / rowHeight)),
+  );
 }
 
 export interface QuestionListHandle {

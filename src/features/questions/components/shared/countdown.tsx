@@ -1,5 +1,5 @@
-import { useLayoutEffect, useMemo, useRef } from 'react';
-import { serverNow, useClock } from '@/lib/clock';
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { firstScreenServerNow, serverNow, useClock, useTakingOver } from '@/lib/clock';
 import { formatDuration, formatExact } from '@/lib/format-time';
 import { urgency } from '../../utils/status';
 import classes from './countdown.module.css';
@@ -22,9 +22,11 @@ function read(
 
 /**
  * "expires in 4m 12s" by the clock of the question's own server, driven by the page's one shared
- * clock. Each tick writes the new text into
- * the span directly: no React render of the row, and the span has a fixed size and is contained,
- * so the browser lays out and paints that span alone, not the list.
+ * clock. Each tick writes the new text into the span's text node directly: no React render of the
+ * row, and the span has a fixed size and is contained, so the browser lays out and paints that
+ * span alone, not the list. React renders the first reading once (the server's render of the first
+ * screen shows it, and the browser's takes it over as it is) and never changes it after: the
+ * children stay the same string, so React leaves the node to the effect.
  */
 export function Countdown({
   expiresAt,
@@ -42,11 +44,22 @@ export function Countdown({
   const clock = useClock();
   const ref = useRef<HTMLSpanElement>(null);
   const title = useMemo(() => `Expires ${formatExact(expiresAt)}`, [expiresAt]);
+  // Taking the server's HTML over: its reading, whenever this part of the page is taken over.
+  const takingOver = useTakingOver();
+  const [first] = useState(() =>
+    read(
+      expiresAt,
+      createdAt,
+      takingOver ? firstScreenServerNow(clock, sourceId) : serverNow(clock, sourceId),
+    ),
+  );
   useLayoutEffect(() => {
     const span = ref.current;
     if (!span) return;
-    const text = document.createTextNode('');
-    span.replaceChildren(text);
+    const text =
+      span.firstChild instanceof Text && span.childNodes.length === 1
+        ? span.firstChild
+        : span.appendChild(document.createTextNode(''));
     const update = () => {
       const next = read(expiresAt, createdAt, serverNow(clock, sourceId));
       if (text.data !== next.text) text.data = next.text;
@@ -55,6 +68,14 @@ export function Countdown({
     update();
     return clock.subscribe(update);
   }, [clock, expiresAt, createdAt, sourceId]);
-  // Rendered without children: the text node belongs to the effect, never to React.
-  return <span ref={ref} className={`${classes.countdown} ${sizes[size]}`} title={title} />;
+  return (
+    <span
+      ref={ref}
+      className={`${classes.countdown} ${sizes[size]}`}
+      title={title}
+      data-urgency={first.level}
+    >
+      {first.text}
+    </span>
+  );
 }

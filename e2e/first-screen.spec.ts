@@ -1,0 +1,138 @@
+import type { Page, Route } from '@playwright/test';
+import { drawer, expect, row, test } from './fixtures';
+
+// The first screen comes with the page (issue 40, docs/server-rendering.md): the portal server
+// renders the rows of the address's list into index.html. These journeys hold the app's own
+// scripts back (page.route) to see what the HTML alone shows, then let them through and watch the
+// app take the page over (hydration) without changing what is on it.
+
+// config.json as the server serves it: the page is taken over, not rendered anew (fixtures.ts).
+test.use({ undoSeconds: null, firstScreen: true });
+
+/** Holds every script of the build (./assets/*.js) until `release()`. */
+async function holdScripts(page: Page) {
+  const held: Route[] = [];
+  let released = false;
+  await page.route(/\/assets\/[^/]+\.js$/, async (route) => {
+    if (released) await route.continue();
+    else held.push(route);
+  });
+  return {
+    async release() {
+      released = true;
+      await Promise.all(held.splice(0).map((route) => route.continue()));
+    },
+  };
+}
+
+/** Console errors and warnings, and uncaught exceptions (a hydration mismatch is either). */
+function problems(page: Page): string[] {
+  const seen: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') seen.push(message.text());
+  });
+  page.on('pageerror', (error) => seen.push(error.message));
+  return seen;
+}
+
+const hydrated = (page: Page) => expect(page.locator('html[data-hydrated]')).toBeAttached();
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  test(`the URL's rows are in the page before the app's code runs, and stay as they are (${colorScheme})`, async ({
+    page,
+    mock,
+  }) => {
+    await page.emulateMedia({ colorScheme });
+    const seen = problems(page);
+    const asked = await mock.ask({
+      question: 'First screen: which region should the canary deploy go to?',
+    });
+    const scripts = await holdScripts(page);
+    // A filter from the address: the server renders the view it asks for.
+    await page.goto('questions?q=canary%20deploy', { waitUntil: 'commit' });
+    await expect(row(page, asked.id)).toContainText('which region should the canary deploy go to');
+    await expect(page.locator('[data-question-id]')).toHaveCount(1);
+    await expect(page.getByRole('searchbox', { name: 'Search' })).toHaveValue('canary deploy');
+    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', colorScheme);
+    await expect(page.locator('html[data-hydrated]')).not.toBeAttached();
+    // What is drawn (innerText), not the DOM's text: the point is that nothing visible changes.
+    // biome-ignore lint/performance/useDomNodeTextContent: see above.
+    // The countdowns tick on: what they say is their own (e2e/clock-skew.spec.ts).
+    const list = async () =>
+      (await page.getByRole('list', { name: 'Questions' }).innerText()).replace(
+        /expires in [^\n]*/g,
+        'expires in …',
+      );
+    const before = await list();
+
+    await scripts.release();
+    await hydrated(page);
+    await expect(row(page, asked.id)).toBeVisible();
+    // biome-ignore lint/performance/useDomNodeTextContent: what is drawn, as above.
+    expect(await list()).toBe(before);
+    expect(seen).toEqual([]);
+  });
+}
+
+test('scrolling and focus made before the app takes over are kept', async ({ page }) => {
+  const seen = problems(page);
+  const scripts = await holdScripts(page);
+  await page.goto('questions', { waitUntil: 'commit' });
+  const links = page.locator('a[data-row-link]');
+  await expect(links.nth(5)).toBeVisible();
+  const focusedId = await links.nth(3).evaluate((link) => {
+    (link as HTMLElement).focus();
+    window.scrollTo(0, 240);
+    return link.closest<HTMLElement>('[data-question-id]')?.dataset.questionId;
+  });
+  expect(focusedId).toBeTruthy();
+  const scrolled = await page.evaluate(() => window.scrollY);
+  expect(scrolled).toBeGreaterThan(0);
+
+  await scripts.release();
+  await hydrated(page);
+  expect(await page.evaluate(() => window.scrollY)).toBe(scrolled);
+  const focused = await page.evaluate(
+    () =>
+      document.activeElement?.closest<HTMLElement>('[data-question-id]')?.dataset.questionId ??
+      null,
+  );
+  expect(focused).toBe(focusedId);
+  expect(seen).toEqual([]);
+});
+
+test('a row clicked before the app takes over opens once it has', async ({ page }) => {
+  const seen = problems(page);
+  const scripts = await holdScripts(page);
+  await page.goto('questions', { waitUntil: 'commit' });
+  const first = page.locator('[data-question-id]').first();
+  const id = await first.getAttribute('data-question-id');
+  const title = ((await first.locator('a[data-row-link]').textContent()) ?? '').trim();
+  await first.locator('a[data-row-link]').click();
+  // Queued, not followed: the page stays, with everything on it.
+  await expect(page).toHaveURL(/\/questions$/);
+
+  await scripts.release();
+  await expect(drawer(page)).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/questions/${encodeURIComponent(id ?? '')}$`));
+  await expect(drawer(page)).toContainText(title.slice(0, 40));
+  expect(seen).toEqual([]);
+});
+
+test('a link to a question shows it from the HTML', async ({ page, mock }) => {
+  const seen = problems(page);
+  const asked = await mock.ask({
+    question: 'First screen: may I rotate the staging database password tonight?',
+  });
+  const scripts = await holdScripts(page);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`questions/${encodeURIComponent(asked.id)}`, { waitUntil: 'commit' });
+  await expect(drawer(page)).toContainText('rotate the staging database password tonight');
+  await expect(page.locator('html[data-hydrated]')).not.toBeAttached();
+
+  await scripts.release();
+  await hydrated(page);
+  await expect(drawer(page)).toContainText('rotate the staging database password tonight');
+  await expect(page.getByRole('textbox', { name: /answer/i }).first()).toBeVisible();
+  expect(seen).toEqual([]);
+});

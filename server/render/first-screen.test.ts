@@ -1,0 +1,168 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMockBackend, type MockBackend } from '../../mock/app';
+import { createPortalApp } from '../http/portal';
+import { cookieValue, createFirstScreen, readHeaders } from './first-screen';
+
+// The real server build of src/app/entry-server.tsx (as `npm run build` makes it), serving a
+// page of the real portal app with the mock Reflexio behind it.
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const ssrDir = mkdtempSync(path.join(os.tmpdir(), 'qi-ssr-'));
+
+const TEMPLATE = `<!doctype html>
+<html lang="en">
+  <head>
+    <base href="/" />
+    <script src="./prefetch.js"></script>
+    <title>Questions</title>
+  </head>
+  <body>
+    <div id="root">
+      <p class="boot-message">Loading Questions Inbox…</p>
+    </div>
+    <noscript>Questions Inbox needs JavaScript.</noscript>
+  </body>
+</html>`;
+
+function dist(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'qi-dist-'));
+  writeFileSync(path.join(dir, 'index.html'), TEMPLATE);
+  writeFileSync(
+    path.join(dir, 'config.json'),
+    JSON.stringify({ apiBaseUrl: 'api', auth: { mode: 'proxy' } }),
+  );
+  return dir;
+}
+
+let mock: MockBackend;
+beforeAll(async () => {
+  // As `npm run build` runs it (vitest sets NODE_ENV=test, which would pick React's JSX dev runtime).
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  await build({
+    root,
+    logLevel: 'silent',
+    build: { ssr: 'src/app/entry-server.tsx', outDir: ssrDir, sourcemap: false },
+  }).finally(() => {
+    process.env.NODE_ENV = nodeEnv;
+  });
+  mock = createMockBackend({ seed: 'demo', simulatorIntervalMs: 0, latencyMs: 0 });
+}, 120_000);
+afterAll(() => mock.close());
+
+const page = (app: ReturnType<typeof createPortalApp>, address: string, headers = {}) =>
+  app.request(address, { headers });
+
+const TENANT = { cookie: 'mock_tenant=ssr-test' };
+
+describe('the first screen rendered on the server', () => {
+  it('puts the rows of the address’s view and their lists in index.html', async () => {
+    const asked = await mock.app.request('/__mock/questions', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-mock-tenant': 'ssr-test' },
+      body: JSON.stringify({
+        question: 'Hostile </script><script>alert(1)</script> & <b>tags</b> in a question',
+      }),
+    });
+    expect(asked.status).toBe(201);
+    const app = createPortalApp({
+      distDir: dist(),
+      mock: mock.app,
+      firstScreen: createFirstScreen({ ssrDir, mode: 'always', log: () => {} }),
+    });
+    const response = await page(app, '/questions?q=hostile', TENANT);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    // Style attributes only: still no inline script or <style>.
+    expect(response.headers.get('content-security-policy')).toContain(
+      "style-src-attr 'unsafe-inline'",
+    );
+    expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
+    const html = await response.text();
+    expect(html).toContain('<meta name="qi-first-screen" content="1" />');
+    // Before prefetch.js, which reads it as it runs.
+    expect(html.indexOf('qi-first-screen')).toBeLessThan(html.indexOf('prefetch.js'));
+    expect(html).not.toContain('boot-message');
+    // The one row the search lets through, its text escaped in the HTML…
+    expect(html.match(/data-question-id=/g)).toHaveLength(1);
+    expect(html).toContain('Hostile &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;');
+    // …and in the state: only the page's own JSON element, no script of anyone else's.
+    const scripts = html.match(/<script[^>]*>/g) ?? [];
+    expect(scripts).toEqual([
+      '<script src="./first-screen.js">',
+      '<script src="./prefetch.js">',
+      '<script type="application/json" id="qi-first-screen">',
+    ]);
+    const state = /<script type="application\/json" id="qi-first-screen">([^<]*)<\/script>/.exec(
+      html,
+    )?.[1];
+    expect(state).toBeDefined();
+    const parsed = JSON.parse(state ?? '') as { queries: { queries: unknown[] }; now: number };
+    expect(JSON.stringify(parsed)).toContain('Hostile </script><script>alert(1)</script>');
+    expect(parsed.queries.queries.length).toBeGreaterThan(0);
+  });
+
+  it('leaves the page to the browser when asked, away from the inbox, and for a failing system', async () => {
+    const app = createPortalApp({
+      distDir: dist(),
+      mock: mock.app,
+      firstScreen: createFirstScreen({ ssrDir, mode: 'always', log: () => {} }),
+    });
+    const off = await (
+      await page(app, '/questions', { cookie: 'mock_tenant=ssr-test; qi-first-screen=off' })
+    ).text();
+    expect(off).toContain('boot-message');
+    const activity = await (await page(app, '/activity', TENANT)).text();
+    expect(activity).toContain('boot-message');
+    // Reflexio down: no rows to render, the browser asks (and says what is wrong) itself.
+    await mock.app.request('/__mock/faults', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-mock-tenant': 'ssr-down' },
+      body: JSON.stringify({ kind: 'status', status: 503, count: 10 }),
+    });
+    const down = await (await page(app, '/questions', { cookie: 'mock_tenant=ssr-down' })).text();
+    expect(down).toContain('boot-message');
+  });
+
+  it('renders at most `maxConcurrent` pages at once; the rest get the page without rows', async () => {
+    const app = createPortalApp({
+      distDir: dist(),
+      mock: mock.app,
+      firstScreen: createFirstScreen({ ssrDir, mode: 'always', maxConcurrent: 2, log: () => {} }),
+    });
+    const pages = await Promise.all(
+      Array.from({ length: 12 }, async () => (await page(app, '/questions', TENANT)).text()),
+    );
+    const rendered = pages.filter((html) => html.includes('qi-first-screen')).length;
+    expect(rendered).toBeGreaterThanOrEqual(1);
+    expect(rendered).toBeLessThan(12);
+    expect(pages.every((html) => html.includes('<div id="root">'))).toBe(true);
+  });
+
+  it('reads with the page’s identity, as a same-origin fetch, and knows the preference cookies', () => {
+    const request = new Request('http://portal.test/questions', {
+      headers: {
+        cookie: 'qi-color-scheme=dark; qi-density=compact; session=abc',
+        'x-forwarded-user': 'alice',
+        'sec-fetch-mode': 'navigate',
+        'sec-fetch-dest': 'document',
+        'accept-encoding': 'br',
+        'if-none-match': '"x"',
+      },
+    });
+    const headers = readHeaders(request);
+    expect(headers.get('cookie')).toBe('qi-color-scheme=dark; qi-density=compact; session=abc');
+    expect(headers.get('x-forwarded-user')).toBe('alice');
+    expect(headers.get('sec-fetch-mode')).toBe('cors');
+    expect(headers.get('sec-fetch-dest')).toBe('empty');
+    expect(headers.get('accept-encoding')).toBeNull();
+    expect(headers.get('if-none-match')).toBeNull();
+    expect(cookieValue(request, 'qi-color-scheme')).toBe('dark');
+    expect(cookieValue(request, 'qi-density')).toBe('compact');
+    expect(cookieValue(request, 'missing')).toBeNull();
+  });
+});
