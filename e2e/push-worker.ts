@@ -74,6 +74,13 @@ export async function openPushProfile(
         else registrations.set(r.scopeURL, r.registrationId);
       }
     });
+    // Which registrations have an activated, running worker: a message delivered before that is lost.
+    const ready = new Set<string>();
+    cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
+      for (const v of versions) {
+        if (v.status === 'activated' && v.runningStatus === 'running') ready.add(v.registrationId);
+      }
+    });
     await cdp.send('ServiceWorker.enable');
     const page = await browser.newPage();
     await page.goto('questions');
@@ -92,6 +99,7 @@ export async function openPushProfile(
     });
     const scope = new URL('./', new URL('questions', baseURL)).href;
     await expect.poll(() => registrations.get(scope)).toBeTruthy();
+    await expect.poll(() => ready.has(registrations.get(scope) as string)).toBe(true);
     const worker = browser.serviceWorkers().find((w) => w.url().endsWith('/push-sw.js'));
     if (!worker) throw new Error('the portal’s worker is not running');
     return {
