@@ -12,8 +12,13 @@ import { expect } from './fixtures';
 
 /** The worker's global scope, as far as these journeys use it (the DOM types have no worker's). */
 interface WorkerScope {
-  registration: { getNotifications(): Promise<Notification[]> };
+  registration: {
+    getNotifications(): Promise<Notification[]>;
+    showNotification(title: string, options?: NotificationOptions): Promise<void>;
+  };
   dispatchEvent(event: Event): boolean;
+  /** The worker's showNotification calls not settled yet (see `watchShows`). */
+  pushShowsInFlight?: Set<Promise<void>>;
 }
 declare const NotificationEvent: new (
   type: string,
@@ -102,6 +107,7 @@ export async function openPushProfile(
     await expect.poll(() => ready.has(registrations.get(scope) as string)).toBe(true);
     const worker = browser.serviceWorkers().find((w) => w.url().endsWith('/push-sw.js'));
     if (!worker) throw new Error('the portal’s worker is not running');
+    await worker.evaluate(watchShows);
     return {
       browser,
       page,
@@ -115,18 +121,26 @@ export async function openPushProfile(
         });
       },
       shown: () =>
-        worker.evaluate(async () =>
-          (await (self as unknown as WorkerScope).registration.getNotifications()).map((n) => ({
+        worker.evaluate(async () => {
+          const scopeGlobal = self as unknown as WorkerScope;
+          const pending = scopeGlobal.pushShowsInFlight;
+          if (!pending) throw new Error('the worker restarted: its notifications are not watched');
+          // Checked and read in one step: no show can start in between.
+          while (pending.size > 0) await Promise.allSettled([...pending]);
+          return (await scopeGlobal.registration.getNotifications()).map((n) => ({
             title: n.title,
             body: n.body,
             actions: (n as Notification & { actions: { title: string }[] }).actions.map(
               (a) => a.title,
             ),
-          })),
-        ),
+          }));
+        }),
       click: (action) =>
         worker.evaluate(async (chosen) => {
           const scopeGlobal = self as unknown as WorkerScope;
+          const pending = scopeGlobal.pushShowsInFlight;
+          if (!pending) throw new Error('the worker restarted: its notifications are not watched');
+          while (pending.size > 0) await Promise.allSettled([...pending]);
           const [notification] = await scopeGlobal.registration.getNotifications();
           if (!notification) throw new Error('no notification');
           scopeGlobal.dispatchEvent(
@@ -141,4 +155,29 @@ export async function openPushProfile(
     await close();
     throw error;
   }
+}
+
+/**
+ * Runs in the worker: notes each showNotification until it settles, so that the journeys read the
+ * notifications only when none is being shown. Chromium's getNotifications() also tidies its
+ * notification database: a notification it has stored but not yet put on display (the moment
+ * between the two, while it looks the worker's registration up) counts as closed, and is deleted
+ * for good. A read racing the worker's `push` handler (the message is delivered without waiting
+ * for it) so lost the notification it was waiting for. Behaviour is unchanged: the worker's own
+ * call still shows it.
+ */
+function watchShows() {
+  const scopeGlobal = self as unknown as WorkerScope;
+  if (scopeGlobal.pushShowsInFlight) return;
+  const pending = new Set<Promise<void>>();
+  scopeGlobal.pushShowsInFlight = pending;
+  const { registration } = scopeGlobal;
+  const show = registration.showNotification.bind(registration);
+  registration.showNotification = (title, options) => {
+    const showing = show(title, options);
+    const settled = () => pending.delete(showing);
+    pending.add(showing);
+    showing.then(settled, settled);
+    return showing;
+  };
 }
