@@ -284,6 +284,15 @@ export const migrations: { version: number; name: string; sql: string }[] = [
     (source_id, coalesce(tag, ''), lower(title));
 `,
   },
+  {
+    // A question's quick answers (the choices its answer format offers, at most 3 of 40
+    // characters: server/watch/wire.ts), which a notification about it offers as its actions.
+    version: 11,
+    name: 'quick answers of watched questions',
+    sql: `
+  ALTER TABLE watched_questions ADD COLUMN choices jsonb NOT NULL DEFAULT '[]';
+`,
+  },
 ];
 
 const LOCK_KEY = 27_000_027;

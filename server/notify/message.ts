@@ -4,6 +4,9 @@ import type { MessageQuestion } from './outbox';
 import { agentOf, inboxId } from './plan';
 
 export const ASKED_SLICE = 140;
+/** Quick answers a notice carries for one question, and the longest (a longer one is left out). */
+export const CHOICES_MAX = 3;
+export const CHOICE_MAX = 40;
 /** Questions named one by one in a message; the rest are counted. */
 export const LISTED_MAX = 10;
 
@@ -19,6 +22,8 @@ export interface NoticeQuestion {
   expiresAt: string | null;
   minutesLeft: number | null;
   url: string | null;
+  /** Its quick answers, which Web Push offers as the notification's actions (one question only). */
+  choices: string[];
 }
 
 export interface Notice {
@@ -86,6 +91,9 @@ export function buildNotice(input: {
       expiresAt: q.expiresAt,
       minutesLeft: left === null ? null : Math.max(0, Math.round(left * 10) / 10),
       url: questionUrl(input.publicUrl, inboxId(q)),
+      choices: (q.choices ?? [])
+        .filter((choice) => choice.length > 0 && choice.length <= CHOICE_MAX)
+        .slice(0, CHOICES_MAX),
     };
   });
   const first = questions[0];

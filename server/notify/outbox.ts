@@ -183,6 +183,8 @@ export interface MessageQuestion {
   expiresAt: string | null;
   open: boolean;
   claimed: boolean;
+  /** Its quick answers (server/watch/wire.ts formatChoices); none when omitted. */
+  choices?: string[];
 }
 
 /** The questions of a message as they are now: still open? claimed? */
@@ -201,11 +203,12 @@ export async function messageQuestions(
     tool: string | null;
     tags: unknown;
     expires_at: Date | string | null;
+    choices: unknown;
     open: boolean;
     claimed: boolean;
   }>(
     `SELECT w.source_id, w.question_id, w.kind, w.asked, w.agent, w.user_id, w.tool, w.tags,
-            w.expires_at,
+            w.expires_at, w.choices,
             (w.closed_seen IS NULL AND w.status = 'pending'
               AND (w.expires_at IS NULL OR w.expires_at > $2::timestamptz)) AS open,
             EXISTS (SELECT 1 FROM claims c
@@ -220,6 +223,7 @@ export async function messageQuestions(
   );
   return rows.map((row) => {
     const tags = typeof row.tags === 'string' ? JSON.parse(row.tags) : row.tags;
+    const choices = typeof row.choices === 'string' ? JSON.parse(row.choices) : row.choices;
     return {
       sourceId: row.source_id,
       questionId: row.question_id,
@@ -232,6 +236,7 @@ export async function messageQuestions(
       expiresAt: row.expires_at === null ? null : new Date(row.expires_at).toISOString(),
       open: row.open,
       claimed: row.claimed,
+      choices: Array.isArray(choices) ? (choices as string[]) : [],
     };
   });
 }

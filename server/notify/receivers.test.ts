@@ -36,6 +36,7 @@ const notice: Notice = {
       expiresAt: null,
       minutesLeft: 12,
       url: 'https://inbox.example.com/questions/ptc_1',
+      choices: [],
     },
     {
       sourceId: 'reflexio',
@@ -48,6 +49,7 @@ const notice: Notice = {
       expiresAt: null,
       minutesLeft: null,
       url: 'https://inbox.example.com/questions/ptc_2',
+      choices: [],
     },
   ],
 };

@@ -31,7 +31,8 @@ export function webhookBody(notice: Notice): string {
       url: notice.url,
       count: notice.count,
       route: notice.route,
-      questions: notice.questions,
+      // As documented in docs/notifications.md; the quick answers are Web Push's actions only.
+      questions: notice.questions.map(({ choices: _choices, ...question }) => question),
     },
   });
 }

@@ -73,7 +73,7 @@ export function createNotifications(options: NotificationsOptions) {
 }
 
 /** Who holds each question now (the inbox's id: `<source>:<id>` for Vertesia and Bilby). */
-async function claimHolders(db: Db): Promise<Map<string, string>> {
+export async function claimHolders(db: Db): Promise<Map<string, string>> {
   const rows = await db.query<{ question_id: string; reviewer: string }>(
     'SELECT question_id, reviewer FROM claims WHERE expires_at > now()',
   );

@@ -39,6 +39,7 @@ const notice = (type: Notice['type'], sourceId = 'reflexio'): Notice => ({
       expiresAt: null,
       minutesLeft: 12,
       url: 'https://inbox.example.com/questions/ptc_1',
+      choices: [],
     },
   ],
 });

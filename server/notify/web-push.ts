@@ -135,14 +135,22 @@ export function wants(
   );
 }
 
+/** A notification action that answers with the quick answer at `index` (public/push-sw.js). */
+export const ANSWER_ACTION = 'answer:';
+
 /**
  * What the device's service worker (public/push-sw.js) shows: the title; the agent, the system, the
  * time left and a slice of the (first) question; and where a click goes, as a path under the
  * portal's own address (the worker resolves it against its scope, the address the reviewer uses).
+ * A notice about one Reflexio question with quick answers offers them as actions (`answer:<i>`,
+ * titled with the answer itself), with the question's system and id to send it through the
+ * portal; `answerable: false` (claimed by someone else) leaves only Open.
  */
-export function pushPayload(notice: Notice): string {
+export function pushPayload(notice: Notice, answerable = true): string {
   const first = notice.questions[0];
   const more = notice.count > 1 ? ` (and ${notice.count - 1} more)` : '';
+  const single = notice.count === 1 && first ? first : null;
+  const offered = answerable && single?.sourceId === 'reflexio' ? single.choices : [];
   return JSON.stringify({
     id: notice.id,
     type: notice.type,
@@ -151,8 +159,14 @@ export function pushPayload(notice: Notice): string {
       ? `${first.agent} on ${first.system} · ${leftWords(first.minutesLeft)}: ${first.asked}${more}`
       : '',
     url: notice.url,
-    path: notice.count === 1 && first ? `questions/${encodeURIComponent(first.id)}` : 'questions',
+    path: single ? `questions/${encodeURIComponent(single.id)}` : 'questions',
     count: notice.count,
+    ...(single && offered.length > 0
+      ? {
+          question: { source: single.sourceId, id: single.id },
+          actions: offered.map((title, index) => ({ action: `${ANSWER_ACTION}${index}`, title })),
+        }
+      : {}),
   });
 }
 
@@ -171,12 +185,13 @@ export function webPushSender(options: {
       options.claimedBy ? options.claimedBy() : Promise.resolve(new Map<string, string>()),
     ]);
     const chosen = all.filter((device) => wants(device.choice, notice, device.reviewer, claimedBy));
-    const payload = pushPayload(notice);
+    // A question someone else holds is answered in the portal, where their claim is shown first.
+    const holder = notice.count === 1 ? claimedBy.get(notice.questions[0]?.id ?? '') : undefined;
     let failed = 0;
     for (const device of chosen) {
       const request = webpush.generateRequestDetails(
         { endpoint: device.endpoint, keys: device.keys },
-        payload,
+        pushPayload(notice, holder === undefined || holder === device.reviewer),
         {
           vapidDetails: { subject: options.subject, ...keys },
           TTL: 3600,

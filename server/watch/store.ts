@@ -131,9 +131,15 @@ interface QuestionRow {
   tags: unknown;
   expires_at: Date | string | null;
   status: string;
+  choices: unknown;
   first_seen: Date | string;
   closed_seen: Date | string | null;
 }
+
+const jsonList = (value: unknown): string[] => {
+  const list = typeof value === 'string' ? JSON.parse(value) : value;
+  return Array.isArray(list) ? (list as string[]) : [];
+};
 
 function toQuestion(row: QuestionRow): WatchedQuestion {
   const tags = typeof row.tags === 'string' ? JSON.parse(row.tags) : row.tags;
@@ -149,6 +155,7 @@ function toQuestion(row: QuestionRow): WatchedQuestion {
     tags: Array.isArray(tags) ? (tags as string[]) : [],
     expiresAt: iso(row.expires_at),
     status: row.status,
+    choices: jsonList(row.choices),
     firstSeen: iso(row.first_seen) as string,
     closedSeen: iso(row.closed_seen),
   };
@@ -182,7 +189,8 @@ const sameFacts = (row: QuestionRow, facts: QuestionFacts) =>
   JSON.stringify(typeof row.tags === 'string' ? JSON.parse(row.tags) : row.tags) ===
     JSON.stringify(facts.tags) &&
   iso(row.expires_at) === facts.expiresAt &&
-  row.status === facts.status;
+  row.status === facts.status &&
+  JSON.stringify(jsonList(row.choices)) === JSON.stringify(facts.choices ?? []);
 
 /**
  * Writes a read into the copy in one transaction: records new or changed since the copy last had
@@ -276,12 +284,13 @@ export async function applyRead(db: Db, input: ApplyInput): Promise<AppliedChang
       const rows = await tx.query<QuestionRow>(
         `INSERT INTO watched_questions
            (source_id, question_id, kind, unit_id, asked, agent, user_id, tool, tags, expires_at,
-            status, closed_seen)
+            status, choices, closed_seen)
          SELECT $1, q.id, $2, q.unit, q.asked, q.agent, q.usr, q.tool, q.tags::jsonb,
-                q.expires::timestamptz, q.status, CASE WHEN q.status = 'pending' THEN NULL ELSE now() END
+                q.expires::timestamptz, q.status, q.choices::jsonb,
+                CASE WHEN q.status = 'pending' THEN NULL ELSE now() END
            FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-                       $9::text[], $10::text[], $11::text[])
-                AS q(id, unit, asked, agent, usr, tool, tags, expires, status)
+                       $9::text[], $10::text[], $11::text[], $12::text[])
+                AS q(id, unit, asked, agent, usr, tool, tags, expires, status, choices)
          ON CONFLICT (source_id, question_id) DO NOTHING
          RETURNING *`,
         [
@@ -296,6 +305,7 @@ export async function applyRead(db: Db, input: ApplyInput): Promise<AppliedChang
           fresh.map((q) => JSON.stringify(q.tags)),
           fresh.map((q) => q.expiresAt),
           fresh.map((q) => q.status),
+          fresh.map((q) => JSON.stringify(q.choices ?? [])),
         ],
       );
       for (const row of rows.map(toQuestion)) {
@@ -308,12 +318,12 @@ export async function applyRead(db: Db, input: ApplyInput): Promise<AppliedChang
         `UPDATE watched_questions w
             SET asked = q.asked, agent = q.agent, user_id = q.usr, tool = q.tool,
                 tags = q.tags::jsonb, expires_at = q.expires::timestamptz, status = q.status,
-                unit_id = q.unit,
+                choices = q.choices::jsonb, unit_id = q.unit,
                 closed_seen = CASE WHEN q.status = 'pending' THEN NULL
                                    ELSE coalesce(w.closed_seen, now()) END
            FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-                       $8::text[], $9::text[], $10::text[])
-                AS q(id, unit, asked, agent, usr, tool, tags, expires, status)
+                       $8::text[], $9::text[], $10::text[], $11::text[])
+                AS q(id, unit, asked, agent, usr, tool, tags, expires, status, choices)
           WHERE w.source_id = $1 AND w.question_id = q.id
           RETURNING w.*`,
         [
@@ -327,6 +337,7 @@ export async function applyRead(db: Db, input: ApplyInput): Promise<AppliedChang
           changedFacts.map((q) => JSON.stringify(q.tags)),
           changedFacts.map((q) => q.expiresAt),
           changedFacts.map((q) => q.status),
+          changedFacts.map((q) => JSON.stringify(q.choices ?? [])),
         ],
       );
       for (const row of rows) {

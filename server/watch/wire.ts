@@ -20,6 +20,11 @@ export interface QuestionFacts {
   expiresAt: string | null;
   /** The system's status word, lower-case (`pending`, `resolved`, `expired`, …). */
   status: string;
+  /**
+   * The ready-made answers its format offers (what the drawer shows as quick answers), at most
+   * CHOICES_MAX of CHOICE_MAX characters each: a notification offers them as its actions.
+   */
+  choices?: string[];
 }
 
 /**
@@ -36,6 +41,8 @@ export interface Unit {
 }
 
 export const ASKED_MAX = 500;
+export const CHOICES_MAX = 3;
+export const CHOICE_MAX = 40;
 const FIELD_MAX = 200;
 const TAGS_MAX = 20;
 
@@ -74,6 +81,31 @@ function asked(value: string): string {
   return value.length > ASKED_MAX ? `${value.slice(0, ASKED_MAX - 1)}…` : value;
 }
 
+/**
+ * The choices an `ask_human` answer format offers, read as the portal's drawer reads them
+ * (src/features/questions/utils/answer-format.ts `quickAnswers`: the server cannot import it):
+ * "yes/no" → Yes, No; "one of: a, b or c" → a, b, c. Only choices a notification can carry whole
+ * (CHOICE_MAX characters) and only the first CHOICES_MAX: a cut choice would be another answer.
+ */
+export function formatChoices(format: string | null): string[] {
+  const hint = format?.trim() ?? '';
+  if (!hint) return [];
+  if (/^(yes\s*\/\s*no|yes or no|boolean)$/i.test(hint)) return ['Yes', 'No'];
+  const listed = /^(?:one of|choose one of|pick one of|either)\s*:?\s*(.+)$/i.exec(hint)?.[1];
+  if (!listed) return [];
+  const unquote = (part: string) => part.trim().replace(/^["'“”]+|["'“”.]+$/g, '');
+  const options = [
+    ...new Set(
+      listed
+        .split(/\s*(?:,|\||\/|\bor\b)\s*/i)
+        .map(unquote)
+        .filter((part) => part.length > 0 && part.length <= 60),
+    ),
+  ];
+  if (options.length < 2 || options.length > 8) return [];
+  return options.filter((option) => option.length <= CHOICE_MAX).slice(0, CHOICES_MAX);
+}
+
 /** A Reflexio pending tool call; null when it has no id. */
 export function reflexioUnit(value: unknown): Unit | null {
   const call = record(value);
@@ -98,6 +130,11 @@ export function reflexioUnit(value: unknown): Unit | null {
         tags: tags(call.tags),
         expiresAt: time(call.expires_at),
         status: (text(call.status, 40) ?? 'pending').toLowerCase(),
+        // Only an ask_human call is answered in words; another tool's result is a JSON object.
+        choices:
+          (text(call.tool_name) ?? 'ask_human') === 'ask_human'
+            ? formatChoices(typeof call.answer_format === 'string' ? call.answer_format : null)
+            : [],
       },
     ],
   };

@@ -23,6 +23,7 @@ import {
   useRef,
   useState,
 } from 'react';
+import { useSearchParams } from 'react-router';
 import { JsonBlock } from '@/components/json-block';
 import { LoadBoundary } from '@/components/load-boundary';
 import { useShell } from '@/config/shell-context';
@@ -295,6 +296,24 @@ export function AnswerForm({
     box.current?.focus();
   };
   useImperativeHandle(handle, () => ({ fill: pickQuick }));
+
+  // A quick answer chosen on a notification that could not be sent from there (public/push-sw.js:
+  // keys only this page holds, a sign-in): the question opens with it in the box, one click from
+  // sent. Only one of this question's own choices, and never sent from the address alone.
+  const [search, setSearch] = useSearchParams();
+  const chosen = search.get('answer');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per address that brings one.
+  useEffect(() => {
+    if (chosen === null) return;
+    if (!closed && mode === 'answer' && formats.includes(chosen)) pickQuick(chosen);
+    setSearch(
+      (params) => {
+        params.delete('answer');
+        return params;
+      },
+      { replace: true },
+    );
+  }, [chosen]);
 
   // The team's snippets (a part of their own): one goes in at the cursor, where the reviewer left
   // the box, or after what is typed; nothing typed is replaced, and nothing is sent.

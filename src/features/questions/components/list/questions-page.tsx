@@ -17,6 +17,7 @@ import {
 import { useInboxView } from '../../hooks/use-inbox-view';
 import { LookalikesContext, useLookalikes } from '../../hooks/use-lookalikes';
 import { useNewArrivals } from '../../hooks/use-new-arrivals';
+import { useNotificationAnswers } from '../../hooks/use-notification-answers';
 import {
   useDrawerNavigation,
   useDrawerReturnFocus,
@@ -88,6 +89,7 @@ export function QuestionsPage() {
   const visibleIds = lookalikes.rowIds;
   const draftIds = useDraftIds();
   const { newIds, markAllSeen } = useNewArrivals(pending.data, openId);
+  useNotificationAnswers();
 
   const listRef = useRef<QuestionListHandle>(null);
   const searchRef = useRef<HTMLInputElement>(null);
