@@ -17,7 +17,6 @@ import {
 import { useInboxView } from '../../hooks/use-inbox-view';
 import { LookalikesContext, useLookalikes } from '../../hooks/use-lookalikes';
 import { useNewArrivals } from '../../hooks/use-new-arrivals';
-import { useNotificationAnswers } from '../../hooks/use-notification-answers';
 import {
   useDrawerNavigation,
   useDrawerReturnFocus,
@@ -48,6 +47,10 @@ const PageParts = lazyPart(
   'PageParts',
 );
 // Only when a source is loading late or failing: a one-system inbox that answers never needs it.
+// Answers chosen on a notification, sent by this tab (after the first screen, as the parts above).
+const NotificationAnswers = lazyPart(() =>
+  import('./notification-answers').then((m) => m.NotificationAnswers),
+);
 const SourceNotes = lazyPart(
   () => import('./source-notes').then((m) => m.SourceNotes),
   'SourceNotes',
@@ -89,7 +92,6 @@ export function QuestionsPage() {
   const visibleIds = lookalikes.rowIds;
   const draftIds = useDraftIds();
   const { newIds, markAllSeen } = useNewArrivals(pending.data, openId);
-  useNotificationAnswers();
 
   const listRef = useRef<QuestionListHandle>(null);
   const searchRef = useRef<HTMLInputElement>(null);
@@ -184,6 +186,11 @@ export function QuestionsPage() {
   return (
     <div className={classes.page} data-question-open={openId !== undefined || undefined}>
       {partsLoaded && <PageParts pending={pending.data?.questions} />}
+      {partsLoaded && (
+        <LoadBoundary what="Answering from notifications" parts={[NotificationAnswers]} quiet>
+          <NotificationAnswers />
+        </LoadBoundary>
+      )}
       <Title order={2} className="visually-hidden">
         Questions
       </Title>
