@@ -6,6 +6,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { PortalOptions } from '../http/portal';
 
 /** What src/app/entry-server.tsx exports (kept by hand: that file is built apart from the server). */
 interface EntryServer {
@@ -51,16 +52,8 @@ export interface FirstScreenOptions {
   log?: (line: string) => void;
 }
 
-/** PortalOptions.firstScreen (server/http/portal.ts): the page's HTML, or null for the template. */
-export type FirstScreenRender = (page: {
-  request: Request;
-  url: URL;
-  baseUrl: URL;
-  /** index.html as the portal serves it (its <base> filled in). */
-  template: string;
-  /** Answers a request as the portal would (its Hono app's fetch). */
-  portal: (request: Request) => Promise<Response>;
-}) => Promise<string | null>;
+/** The portal's hook for it (PortalOptions.firstScreen): the page's HTML, or null for the template. */
+export type FirstScreenRender = NonNullable<PortalOptions['firstScreen']>;
 
 /** Headers a read of the page's own data takes from the page's request; the rest are the browser's to set. */
 const DROPPED = new Set([

@@ -7,6 +7,7 @@
 import { readBodyWithin } from '../http/body-limit';
 import { identify, type Reviewer } from '../identity/identity';
 import { openTeamLink } from './link';
+import { asRecord, ID_MAX, json, type Ref, text } from './requests';
 import { createStreamHub } from './streams';
 import {
   type Acted,
@@ -37,7 +38,6 @@ const PRESENCE_BODY_MAX = 16 * 1024;
 const PRESENCE_TABS_MAX = 16;
 /** A claim or release: up to 100 questions of {source ≤ 64, id ≤ 300, kind ≤ 16}. */
 const CLAIMS_BODY_MAX = 48 * 1024;
-const ID_MAX = 300;
 const ACTED_KEEP_MS = 60_000;
 const ACTED_MAX = 100;
 /** Requests per reviewer per minute, per kind. */
@@ -57,36 +57,6 @@ const BROADCAST_MAX_MS = 5_000;
 /** Node's timers keep the process up unless unref'd; a browser's have no unref. */
 function unref(timer: ReturnType<typeof setInterval>): void {
   (timer as { unref?: () => void }).unref?.();
-}
-
-function json(status: number, value: unknown): Response {
-  return new Response(JSON.stringify(value), {
-    status,
-    headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
-  });
-}
-
-function asRecord(value: unknown): Record<string, unknown> | null {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : null;
-}
-
-interface Ref {
-  sourceId: string | null;
-  questionId: string | null;
-}
-
-/** Control, format and line-separator characters: no id of a system holds one. */
-const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
-
-function text(value: unknown, max = ID_MAX): string | null {
-  return typeof value === 'string' &&
-    value.trim() &&
-    value.length <= max &&
-    !UNPRINTABLE.test(value)
-    ? value.trim()
-    : null;
 }
 
 export async function createTeamCore(options: TeamCoreOptions): Promise<Team> {

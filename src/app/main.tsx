@@ -38,9 +38,9 @@ const root = () => {
 
 declare global {
   interface Window {
-    /** A row clicked before the app took over the server's HTML (public/prefetch.js). */
+    /** A row clicked before the app took over the server's HTML (public/first-screen.js). */
     __questionsInboxQueuedClick?: Element;
-    /** Shortcut keys pressed before then, in order (public/prefetch.js). */
+    /** Shortcut keys pressed before then, in order (public/first-screen.js). */
     __questionsInboxQueuedKeys?: KeyboardEventInit[];
   }
 }
@@ -68,7 +68,7 @@ function counterpart(old: HTMLElement): HTMLElement | null {
 }
 
 /**
- * The app runs the page: public/prefetch.js stops holding clicks and keys for it, and what was
+ * The app runs the page: public/first-screen.js stops holding clicks and keys for it, and what was
  * clicked or pressed before (on the server's HTML) happens now, in order.
  */
 function takenOver() {

@@ -33,19 +33,26 @@ const namedParts = new Map<string, { load(): Promise<unknown> }>();
  */
 export const RenderedPartsContext = createContext<Set<string> | null>(null);
 
+type Loadable = { load(): Promise<unknown> };
+
+/** Loads what `wanted` lists, again as loading adds parts (a part's module holds more parts). */
+async function loadAll(wanted: () => Loadable[]): Promise<void> {
+  const done = new Set<Loadable>();
+  for (;;) {
+    const next = wanted().filter((part) => !done.has(part));
+    if (next.length === 0) return;
+    for (const part of next) done.add(part);
+    await Promise.all(next.map((part) => part.load()));
+  }
+}
+
 /**
  * Downloads the named parts (what the server's first screen rendered), and those named parts
  * inside them once their modules are here, so that the browser's first render (hydration) renders
  * them at once, as the server did, instead of leaving them as server HTML to take over later.
  */
-export async function loadParts(names: readonly string[]): Promise<void> {
-  const done = new Set<string>();
-  for (let round = 0; round < 4; round++) {
-    const next = names.filter((name) => !done.has(name) && namedParts.has(name));
-    if (next.length === 0) return;
-    for (const name of next) done.add(name);
-    await Promise.all(next.map((name) => namedParts.get(name)?.load()));
-  }
+export function loadParts(names: readonly string[]): Promise<void> {
+  return loadAll(() => names.flatMap((name) => namedParts.get(name) ?? []));
 }
 
 /**
@@ -53,13 +60,8 @@ export async function loadParts(names: readonly string[]): Promise<void> {
  * server's render of the first screen (src/app/entry-server.tsx) sends finished HTML, with no
  * script to fill in a part later (the portal's CSP allows no inline script).
  */
-export async function loadEveryPart(): Promise<void> {
-  const done = new Set<{ load(): Promise<unknown> }>();
-  while (done.size < everyPart.size) {
-    const next = [...everyPart].filter((part) => !done.has(part));
-    for (const part of next) done.add(part);
-    await Promise.all(next.map((part) => part.load()));
-  }
+export function loadEveryPart(): Promise<void> {
+  return loadAll(() => [...everyPart]);
 }
 
 export function lazyPart<P extends object>(
