@@ -88,6 +88,10 @@ export default defineConfig({
       // Bilby mocks start empty unless a journey (e2e/sources.spec.ts) seeds them.
       MOCK_SEED: 'empty',
       MAX_BODY_BYTES: String(8 * 1024 * 1024),
+      // config.json as the build's, with no Undo wait: journeys look at what was sent right after
+      // sending it (e2e/undo.spec.ts sets its own). Served by the server, so the first screen it
+      // renders and the app that takes it over read the same settings.
+      CONFIG_FILE: 'e2e/config.json',
       // A trail of this run's own: journeys answer the same demo ids in tenants of their own, and
       // a trail kept from an earlier run would show its entries in their History.
       DATA_DIR: path.join(os.tmpdir(), 'qi-e2e-trail', `${process.pid}-${port}`),

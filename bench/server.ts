@@ -72,7 +72,7 @@ export function createBenchApp(
   // server build next to the copy of the browser's (dist-ssr/ beside dist/).
   const ssrDir = path.join(path.dirname(distDir), 'dist-ssr');
   const firstScreen = existsSync(ssrDir)
-    ? createFirstScreen({ ssrDir, mode: 'always' })
+    ? createFirstScreen({ ssrDir, assetsDir: path.join(distDir, 'assets'), mode: 'always' })
     : undefined;
   const portal = createPortalApp({ distDir, mock, firstScreen, ...others });
   app.all('*', (c) => portal.fetch(c.req.raw, c.env));

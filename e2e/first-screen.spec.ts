@@ -6,8 +6,8 @@ import { drawer, expect, row, test } from './fixtures';
 // scripts back (page.route) to see what the HTML alone shows, then let them through and watch the
 // app take the page over (hydration) without changing what is on it.
 
-// config.json as the server serves it: the page is taken over, not rendered anew (fixtures.ts).
-test.use({ undoSeconds: null, firstScreen: true });
+// On for every journey (e2e/fixtures.ts `firstScreen`), with config.json as the server serves it:
+// the page is taken over, not rendered anew.
 
 /** Holds every script of the build (./assets/*.js) until `release()`. */
 async function holdScripts(page: Page) {
@@ -134,5 +134,47 @@ test('a link to a question shows it from the HTML', async ({ page, mock }) => {
   await hydrated(page);
   await expect(drawer(page)).toContainText('rotate the staging database password tonight');
   await expect(page.getByRole('textbox', { name: /answer/i }).first()).toBeVisible();
+  expect(seen).toEqual([]);
+});
+
+test('what is chosen, ticked and pressed before the app takes over is done once it has, in order', async ({
+  page,
+}) => {
+  const seen = problems(page);
+  const scripts = await holdScripts(page);
+  await page.goto('questions', { waitUntil: 'commit' });
+  const rows = page.locator('[data-question-id]');
+  const tick = (n: number) => rows.nth(n).locator('input[type="checkbox"]');
+  await expect(tick(2)).toBeVisible();
+  const ids = await rows.evaluateAll((found) =>
+    found.map((row) => (row as HTMLElement).dataset.questionId),
+  );
+  // A tag chosen and put back; j twice and Enter (the second question opens); then a range of
+  // three ticked (a click, then a Shift-click).
+  const tag = page.getByRole('combobox', { name: 'Tag' });
+  await tag.selectOption('billing');
+  await tag.selectOption('');
+  await page.keyboard.press('j');
+  await page.keyboard.press('j');
+  await page.keyboard.press('Enter');
+  await tick(0).click();
+  await tick(2).click({ modifiers: ['Shift'] });
+  // Nothing of it has happened yet: no handler is there to do it.
+  await expect(page).toHaveURL(/\/questions$/);
+  await expect(page.getByRole('toolbar', { name: 'Selected questions' })).not.toContainText(
+    /\d+ selected/,
+  );
+  await expect(tick(0)).not.toBeChecked();
+
+  await scripts.release();
+  await hydrated(page);
+  // Every action once, in the order it came: the tag is back to "Any tag", a question is open
+  // (j moved the cursor onto a row, Enter opened it), and the range is three rows.
+  await expect(drawer(page)).toBeVisible();
+  expect(ids).toContain(decodeURIComponent(new URL(page.url()).pathname.split('/').pop() ?? ''));
+  await expect(tag).toHaveValue('');
+  await expect(page.getByRole('toolbar', { name: 'Selected questions' })).toContainText(
+    '3 selected',
+  );
   expect(seen).toEqual([]);
 });

@@ -90,32 +90,29 @@ export const test = base.extend<{
   firstScreenCookie: undefined;
 }>({
   /**
-   * Whether the server renders the first screen into the page (issue 40): asked for with the cookie
-   * `qi-first-screen=on` (the e2e server runs without FIRST_SCREEN=on), as e2e/first-screen.spec.ts
-   * does with `test.use({ firstScreen: true })`. Off, the browser renders alone, as the nginx-only
-   * deployment and the demo have it.
+   * Whether the server renders the first screen into the page (issue 40; on for every page unless
+   * FIRST_SCREEN=off). `test.use({ firstScreen: false })` asks for the browser's render alone
+   * (cookie `qi-first-screen=off`), as the nginx-only deployment and the demo have it.
    */
-  firstScreen: [false, { option: true }],
+  firstScreen: [true, { option: true }],
   firstScreenCookie: [
     async ({ context, baseURL, firstScreen }, use) => {
-      if (baseURL) {
-        const value = firstScreen ? 'on' : 'off';
-        await context.addCookies([{ name: 'qi-first-screen', value, url: baseURL }]);
+      if (baseURL && !firstScreen) {
+        await context.addCookies([{ name: 'qi-first-screen', value: 'off', url: baseURL }]);
       }
       await use(undefined);
     },
     { auto: true },
   ],
   /**
-   * The few seconds a final action waits with Undo (config.json `undoSeconds`): 0 in the journeys,
-   * which look at what was sent right after sending it, unless one sets it
-   * (`test.use({ undoSeconds: 30 })`, as e2e/undo.spec.ts does).
+   * The few seconds a final action waits with Undo (config.json `undoSeconds`): null keeps the
+   * config.json the e2e server serves (e2e/config.json: 0, journeys look at what was sent right
+   * after sending it); a number rewrites config.json in the browser (`test.use({ undoSeconds: 30 })`,
+   * as e2e/undo.spec.ts does), so the app then renders anew over the server's first screen.
    */
-  undoSeconds: [0, { option: true }],
+  undoSeconds: [null, { option: true }],
   undoWindow: [
     async ({ context, undoSeconds }, use) => {
-      // null: config.json as the server serves it (its own first screen was rendered with it, so
-      // the app takes that HTML over instead of rendering anew: e2e/first-screen.spec.ts).
       if (undoSeconds === null) {
         await use(undefined);
         return;
@@ -191,6 +188,15 @@ export async function fetchRouted(route: Route): Promise<APIResponse | null> {
     await route.abort('failed').catch(() => {});
     return null;
   }
+}
+
+/**
+ * The app runs the page: with a first screen from the server, the rows are on screen before the
+ * app's code has run, so a journey that needs the app itself (its clock, its requests, the place of
+ * what comes after) waits for this (main.tsx sets html[data-hydrated] once it has taken over).
+ */
+export async function expectAppRunning(page: Page) {
+  await expect(page.locator('html[data-hydrated]')).toBeAttached();
 }
 
 /** An axe scan with no violations allowed. */

@@ -4,6 +4,12 @@
 import { demoIds } from '../mock/seed';
 import { drawer, expect, holdBack, test } from './fixtures';
 
+// What comes late in the browser's own render (the nginx-only deployment, the demo). With a first
+// screen from the server, the parts on it are loaded before the app takes the page over
+// (first-screen.spec.ts checks that nothing visible changes then); docs/server-rendering.md's
+// "Known gaps" says what still moves there.
+test.use({ firstScreen: false });
+
 /** The team's part (presence, claims): its own chunk, asked for after the first screen. */
 const TEAM_PART = /\/assets\/parts-[\w-]+\.js$/;
 

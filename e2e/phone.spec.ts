@@ -3,6 +3,7 @@ import { demoIds } from '../mock/seed';
 import {
   drawer,
   expect,
+  expectAppRunning,
   expectNoA11yViolations,
   expectWholeChoices,
   row,
@@ -81,6 +82,8 @@ test('on a 375 px phone nothing in the drawer is cut off, the id’s Copy button
   page,
 }) => {
   await page.goto(`questions/${demoIds.pendingYesNo}`);
+  // The app's drawer: the server's first screen lays its own pane over the list until then.
+  await expectAppRunning(page);
   const question = drawer(page);
   await expect(question.getByRole('textbox', { name: 'Answer' })).toBeVisible();
   await expectNothingSticksOut(page);

@@ -2,7 +2,15 @@ import type { Route } from '@playwright/test';
 import { bilbyDemoIds } from '../mock/bilby/seed';
 import { demoIds } from '../mock/seed';
 import { vertesiaDemoIds } from '../mock/vertesia/seed';
-import { drawer, expect, expectListComplete, expectNoA11yViolations, row, test } from './fixtures';
+import {
+  drawer,
+  expect,
+  expectAppRunning,
+  expectListComplete,
+  expectNoA11yViolations,
+  row,
+  test,
+} from './fixtures';
 
 /** Issue 41's reviewer-facing polish: what the page says, and when. */
 
@@ -13,6 +21,7 @@ test('an action while the server is down never makes the list look fresh: only a
   await page.clock.install();
   await page.goto('questions');
   await expectListComplete(page);
+  await expectAppRunning(page);
   const updated = page.getByTestId('updated-at');
   await expect(updated).toHaveText(/^Updated /);
   // The portal's server dies (every system behind it with it): nothing it is asked answers. The

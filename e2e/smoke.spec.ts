@@ -46,7 +46,12 @@ test('the font warm-up in index.html covers every font the list page draws', asy
   page,
 }) => {
   // Without the app's code, the start-up markup stays; prefetch.js still shows the warm-up lines.
+  // (The page the browser renders alone, as nginx serves it: a first screen from the server draws
+  // the rows themselves, in their own fonts, instead.)
   const bootOnly = await browser.newPage();
+  await bootOnly
+    .context()
+    .addCookies([{ name: 'qi-first-screen', value: 'off', url: test.info().project.use.baseURL }]);
   await bootOnly.route('**/assets/*.js', (route) => route.abort());
   await bootOnly.goto(new URL('questions', test.info().project.use.baseURL).href);
   await expect(bootOnly.locator('html[data-warm-fonts]')).toHaveCount(1);

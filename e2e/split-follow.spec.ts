@@ -1,6 +1,11 @@
 import type { Page } from '@playwright/test';
 import { drawer, expect, type MockControl, row, test } from './fixtures';
 
+// The browser's own render: on a server-rendered deep link into a list of 100 or more, the first
+// step (j) opens the next question but does not bring the virtualized list to its row yet
+// (docs/server-rendering.md, "Known gaps").
+test.use({ firstScreen: false });
+
 /** The row is wholly in the window, below the header and beside the pane. */
 async function expectRowInView(page: Page, id: string) {
   await expect

@@ -22,53 +22,90 @@
   } catch {
     // Cookies or storage blocked (a sandboxed frame): the server renders with its defaults.
   }
-  // A row, a button, a switch or a tab clicked before the app has taken over the server's HTML
-  // is clicked again once it has (main.tsx): until then it has no handler. If the app has not come
-  // 5 s later, a link is followed as a plain link.
+  // What a reviewer clicks (a row, a button, a switch, a checkbox, a tab) or presses (j, k, Enter
+  // on a row, ?, /) before the app has taken over the server's HTML has no handler yet: it is kept,
+  // in order, and done again once the app runs (main.tsx replays the queue, one action at a time,
+  // and only then sets data-hydrated: what comes meanwhile joins the end of the queue). Typing in
+  // a field is the field's own, and left alone. If the app has not come 5 s after a link was
+  // clicked, the link is followed as a plain link.
+  const queue = [];
+  window.__questionsInboxQueue = queue;
+  // Not what main.tsx itself does again (__questionsInboxReplaying) while it replays.
+  const holding = () =>
+    root.dataset.hydrated === undefined && !window.__questionsInboxReplaying && queue.length < 40;
   const clickable =
-    'a[data-row-link], a[data-member-link], a[href^="#"], button, [role="switch"], [role="radio"], label, input[type="checkbox"], input[type="radio"]';
+    'a[data-row-link], a[data-member-link], a[href^="#"], button, [role="switch"], [role="radio"], [role="tab"], label, input[type="checkbox"], input[type="radio"]';
   document.addEventListener(
     'click',
     (event) => {
-      if (root.dataset.hydrated !== undefined) return;
-      const plain =
-        event.button === 0 && !event.metaKey && !event.altKey && !event.ctrlKey && !event.shiftKey;
-      const target =
-        plain && event.target instanceof Element ? event.target.closest(clickable) : null;
-      if (!target) return;
+      if (!holding(event)) return;
+      const modified = event.metaKey || event.altKey || event.ctrlKey || event.shiftKey;
+      const target = event.target instanceof Element ? event.target.closest(clickable) : null;
+      // A link with a modifier (a new tab or window) is the browser's own.
+      if (event.button !== 0 || !target || (modified && target instanceof HTMLAnchorElement))
+        return;
+      // Not even a checkbox's own tick, nor the app's handler while it replays what came before:
+      // the click, replayed in its turn, makes it.
       event.preventDefault();
-      window.__questionsInboxQueuedClick = target;
+      event.stopPropagation();
+      const action = {
+        click: target,
+        modifiers: {
+          shiftKey: event.shiftKey,
+          ctrlKey: event.ctrlKey,
+          altKey: event.altKey,
+          metaKey: event.metaKey,
+        },
+      };
+      queue.push(action);
       if (!(target instanceof HTMLAnchorElement)) return;
       setTimeout(() => {
-        if (root.dataset.hydrated === undefined && window.__questionsInboxQueuedClick === target) {
+        if (root.dataset.hydrated === undefined && queue.includes(action))
           location.assign(target.href);
-        }
       }, 5000);
     },
     true,
   );
-  // Keyboard shortcuts pressed meanwhile (j, k, Enter on a row, ?, /) are kept, in order, and
-  // pressed again once the app listens. Typing in a field is the field's own, and left alone.
-  const keys = [];
-  window.__questionsInboxQueuedKeys = keys;
+  // A field changed meanwhile (the search box, a Tag or Sort choice) keeps what it shows, but the
+  // app did not see it change: its last value is given to the app in its turn.
+  const field = (event) => {
+    const target = event.target;
+    if (
+      !holding(event) ||
+      !(target instanceof HTMLInputElement || target instanceof HTMLSelectElement)
+    )
+      return;
+    if (target.type === 'checkbox' || target.type === 'radio') return;
+    const last = queue[queue.length - 1];
+    if (last && last.field === target) last.value = target.value;
+    else queue.push({ field: target, value: target.value });
+  };
+  document.addEventListener('input', field, true);
+  document.addEventListener('change', field, true);
   document.addEventListener(
     'keydown',
     (event) => {
-      if (root.dataset.hydrated !== undefined || keys.length >= 20) return;
+      if (!holding(event)) return;
       const target = event.target instanceof Element ? event.target : null;
       if (target?.closest('input, textarea, select, [contenteditable="true"]')) return;
       // Enter on a link or a button is its click (held above, or a plain link's own way).
       if (event.key === 'Enter' && target?.closest('a, button, summary, [role="button"]')) return;
-      if (event.key === 'Tab' || event.key.startsWith('Arrow') || event.key === ' ') return;
+      if (event.key === 'Tab' || event.key.startsWith('Arrow')) return;
+      // Space is the page's own (scroll, a button), unless an earlier key waits: it may be typed
+      // where that key puts the focus (a then "Ask the data team").
+      if (event.key === ' ' && queue.length === 0) return;
       if (event.key.length > 1 && event.key !== 'Enter' && event.key !== 'Escape') return;
       event.preventDefault();
-      keys.push({
-        key: event.key,
-        code: event.code,
-        shiftKey: event.shiftKey,
-        ctrlKey: event.ctrlKey,
-        altKey: event.altKey,
-        metaKey: event.metaKey,
+      event.stopPropagation();
+      queue.push({
+        key: {
+          key: event.key,
+          code: event.code,
+          shiftKey: event.shiftKey,
+          ctrlKey: event.ctrlKey,
+          altKey: event.altKey,
+          metaKey: event.metaKey,
+        },
       });
     },
     true,

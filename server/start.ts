@@ -37,11 +37,15 @@ const env = process.env;
 // The compiled server (`npm run serve`, dist-server/start.js) never builds: it runs without Vite.
 const production = process.argv.includes('--production') || env.NODE_ENV === 'production';
 
-// The config.json this server serves: the team's claim settings may be there (readSettings).
+// The config.json this server serves (CONFIG_FILE, else the build's): the team's claim settings
+// may be there (readSettings). Before a first build only public/ holds it.
+const configFile = env.CONFIG_FILE ? path.resolve(env.CONFIG_FILE) : undefined;
 function servedConfig(): unknown {
-  const file = production
-    ? path.join(root, 'dist', 'config.json')
-    : path.join(root, 'public', 'config.json');
+  const file =
+    configFile ??
+    (production
+      ? path.join(root, 'dist', 'config.json')
+      : path.join(root, 'public', 'config.json'));
   try {
     return JSON.parse(readFileSync(file, 'utf8'));
   } catch {
@@ -295,16 +299,17 @@ async function main() {
     sourceMaps: settings.sourceMaps,
     sources: others.mounted,
     configSources: others.config,
-    configFile: path.join(root, 'public', 'config.json'),
+    configFile: configFile ?? (dev ? path.join(root, 'public', 'config.json') : undefined),
     around: audit.around,
     // The first screen comes with the page (server/render/): from dist-ssr/, built with dist/.
     firstScreen: dev
       ? undefined
       : createFirstScreen({
           ssrDir: path.join(root, 'dist-ssr'),
-          // On for every page with FIRST_SCREEN=on; otherwise for a browser that asks (cookie
-          // qi-first-screen=on): see docs/server-rendering.md, "Turning it on".
-          mode: env.FIRST_SCREEN === 'on' ? 'always' : 'when-asked',
+          assetsDir: path.join(distDir, 'assets'),
+          // On for every page unless FIRST_SCREEN=off; then only for a browser that asks (cookie
+          // qi-first-screen=on): see docs/server-rendering.md, "Turning it off".
+          mode: settings.firstScreen ? 'always' : 'when-asked',
           log: console.error,
         }),
     portalApi: async (request, innerPath) =>

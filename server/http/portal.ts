@@ -58,7 +58,7 @@ export interface PortalOptions {
    * serves); without it config.json is served as it is.
    */
   configSources?: ConfigSource[];
-  /** Where config.json is read when there is no `distDir` (dev: `public/config.json`). */
+  /** The config.json served (CONFIG_FILE; dev: `public/config.json`); else `distDir`'s. */
   configFile?: string;
   /** Every forward to a system passes through this (the audit trail, server/audit/sql.ts). */
   around?: ForwardHook;
@@ -298,7 +298,9 @@ export function createPortalApp(options: PortalOptions): Hono {
 
   // The sources this server serves, unless the operator's config.json names its own.
   const serveConfig = async (c: Context, next: () => Promise<void>) => {
-    const file = options.distDir ? path.join(options.distDir, 'config.json') : options.configFile;
+    const file =
+      options.configFile ??
+      (options.distDir ? path.join(options.distDir, 'config.json') : undefined);
     const text = file ? await readFile(file, 'utf8').catch(() => null) : '{}';
     if (text === null) return next();
     const headers = { 'Cache-Control': 'no-store', 'Content-Type': 'application/json' };

@@ -7,6 +7,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { PortalOptions } from '../http/portal';
+import { createPartStyles } from './part-styles';
 
 /** What src/app/entry-server.tsx exports (kept by hand: that file is built apart from the server). */
 interface EntryServer {
@@ -28,6 +29,8 @@ interface EntryServer {
 export interface RenderedPage {
   /** Goes in <head>, before prefetch.js: says the page holds its first screen. */
   head: string;
+  /** Goes at the end of <head>: the stylesheets of the parts on the page (part-styles.ts). */
+  styles?: string;
   /** #root's content, then the state the browser hydrates with. */
   root: string;
   after: string;
@@ -43,6 +46,8 @@ export interface FirstScreenOptions {
   mode?: 'always' | 'when-asked';
   /** dist-ssr/: the server build of entry-server.tsx. */
   ssrDir: string;
+  /** dist/assets/: the browser build's files, whose stylesheets a page may need (part-styles.ts). */
+  assetsDir?: string;
   /** Longest wait for the lists before the page goes without rows (the browser then asks). */
   timeoutMs?: number;
   /** Renders at once; a request beyond them gets the page without rows. */
@@ -110,6 +115,7 @@ export function createFirstScreen(options: FirstScreenOptions): FirstScreenRende
   const maxStateBytes = options.maxStateBytes ?? 4 * 1024 * 1024;
   const log = options.log ?? ((line: string) => console.error(line));
   let loaded: Promise<EntryServer> | null = null;
+  const partStyles = options.assetsDir ? createPartStyles(options.assetsDir) : null;
   let running = 0;
   const said = new Map<string, number>();
   // One line per kind of problem a minute, not one per page view.
@@ -184,6 +190,7 @@ export function createFirstScreen(options: FirstScreenOptions): FirstScreenRende
       }
       return withFirstScreen(template, {
         head: '<meta name="qi-first-screen" content="1" />\n    <script src="./first-screen.js"></script>',
+        styles: partStyles ? await partStyles(template, result.html) : '',
         root: result.html,
         after: `<script type="application/json" id="${server.FIRST_SCREEN_ELEMENT_ID}">${state}</script>`,
         colorScheme,
@@ -207,6 +214,7 @@ export function withFirstScreen(html: string, page: RenderedPage): string | null
   let out = html
     // Right after <base>: public/prefetch.js, which comes next, reads it as it runs.
     .replace(/<base [^>]*>/, (base) => `${base}\n    ${page.head}`)
+    .replace('</head>', () => (page.styles ? `  ${page.styles}\n  </head>` : '</head>'))
     .replace(
       root,
       (_all, noscript: string) => `<div id="root">${page.root}</div>${page.after}${noscript}`,

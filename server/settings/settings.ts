@@ -30,6 +30,8 @@ export const SETTING_NAMES = [
   'UPSTREAM_TIMEOUT_MS',
   'FRAME_ANCESTORS',
   'SOURCE_MAPS',
+  'FIRST_SCREEN',
+  'CONFIG_FILE',
   'ALLOWED_HOSTS',
   'REFLEXIO_URL',
   'REFLEXIO_API_KEY',
@@ -70,6 +72,8 @@ export interface Settings {
   maxBodyBytes: number;
   frameAncestors: string | undefined;
   sourceMaps: boolean;
+  /** The first screen rendered on the server (docs/server-rendering.md); off: a browser asks with a cookie. */
+  firstScreen: boolean;
   allowedHosts: string[];
   reflexio: Upstream | undefined;
   vertesia: Upstream | undefined;
@@ -278,6 +282,7 @@ export function readSettings(env: Env, served: unknown = null): SettingsResult {
   }
 
   const sourceMaps = read.oneOf('SOURCE_MAPS', ['0', '1'], '0') === '1';
+  const firstScreen = read.oneOf('FIRST_SCREEN', ['on', 'off'], 'on') === 'on';
 
   const allowedHosts: string[] = [];
   const allowedValue = read.raw('ALLOWED_HOSTS');
@@ -403,6 +408,7 @@ export function readSettings(env: Env, served: unknown = null): SettingsResult {
       maxBodyBytes,
       frameAncestors,
       sourceMaps,
+      firstScreen,
       allowedHosts,
       reflexio,
       vertesia,

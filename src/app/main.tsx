@@ -5,7 +5,7 @@ import './zod-setup';
 import './mantine-styles';
 import '@/styles/theme.generated.css';
 import '@/styles/app.css';
-import { hydrate } from '@tanstack/react-query';
+import { hydrate, onlineManager } from '@tanstack/react-query';
 import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
 import { matchPath } from 'react-router';
 import { loadParts } from '@/components/load-boundary';
@@ -36,60 +36,26 @@ const root = () => {
   return made;
 };
 
-declare global {
-  interface Window {
-    /** A row clicked before the app took over the server's HTML (public/first-screen.js). */
-    __questionsInboxQueuedClick?: Element;
-    /** Shortcut keys pressed before then, in order (public/first-screen.js). */
-    __questionsInboxQueuedKeys?: KeyboardEventInit[];
-  }
-}
-
 /**
- * The element that stands where `old` stood, when the app drew the page anew (it did not take the
- * server's HTML over): the same row's link, or the control with the same name.
+ * The app runs the page: what was clicked or pressed on the server's HTML before it did happens
+ * now (first-screen-replay.ts, loaded only then); then public/first-screen.js stops holding clicks
+ * and keys for it.
  */
-function counterpart(old: HTMLElement): HTMLElement | null {
-  if (old.isConnected) return old;
-  const row = old.closest<HTMLElement>('[data-question-id]')?.dataset.questionId;
-  if (row !== undefined && old.matches('a[data-row-link]')) {
-    return document.querySelector<HTMLElement>(
-      `[data-question-id="${CSS.escape(row)}"] a[data-row-link]`,
-    );
-  }
-  const name = old.getAttribute('aria-label') ?? old.textContent?.trim() ?? '';
-  if (!name) return null;
-  for (const candidate of document.querySelectorAll<HTMLElement>(old.tagName)) {
-    if ((candidate.getAttribute('aria-label') ?? candidate.textContent?.trim()) === name) {
-      return candidate;
+async function takenOver() {
+  // React Query learns of going offline from the browser's events, from now on: one that came
+  // before (the page, or its first screen, came with the connection already gone) is read here,
+  // or the page would say nothing of it until the connection came back.
+  onlineManager.setOnline(navigator.onLine);
+  const queue = window.__questionsInboxQueue;
+  if (queue && queue.length > 0) {
+    try {
+      const { replayQueued } = await import('./first-screen-replay');
+      await replayQueued(queue);
+    } catch {
+      // Its code cannot be downloaded: what was clicked is not done again; the page works.
     }
   }
-  return null;
-}
-
-/**
- * The app runs the page: public/first-screen.js stops holding clicks and keys for it, and what was
- * clicked or pressed before (on the server's HTML) happens now, in order.
- */
-function takenOver() {
   document.documentElement.dataset.hydrated = '';
-  const queued = window.__questionsInboxQueuedClick;
-  window.__questionsInboxQueuedClick = undefined;
-  const keys = window.__questionsInboxQueuedKeys?.splice(0) ?? [];
-  // A frame later: the app's own effects (focus on an open question, its keyboard listeners) and
-  // their first frame come first, as they would have for a reviewer who waited.
-  requestAnimationFrame(() => {
-    const target = queued instanceof HTMLElement ? counterpart(queued) : null;
-    // Focused first, as the reviewer's own click did (a menu gives focus back to its button).
-    target?.focus({ preventScroll: true });
-    target?.click();
-    for (const key of keys) {
-      const target = document.activeElement ?? document.body;
-      target.dispatchEvent(
-        new KeyboardEvent('keydown', { ...key, bubbles: true, cancelable: true }),
-      );
-    }
-  });
 }
 
 /**
@@ -110,7 +76,7 @@ function hydrated(services: Services, config: RuntimeConfig, first: FirstScreenS
       date: new Date(first.now + (first.offsets[source.id] ?? 0)).toUTCString(),
     });
   }
-  takenOver();
+  void takenOver();
 }
 
 /** What is wrong with the deployment: its issues, or the API address the browser blocked. */
@@ -204,7 +170,7 @@ void loadRuntimeConfig(new URL(document.baseURI), configFetch).then(async (resul
         config={result.config}
         baseUrl={result.baseUrl}
         services={services}
-        onFirstCommit={takenOver}
+        onFirstCommit={() => void takenOver()}
       />,
     );
     return;

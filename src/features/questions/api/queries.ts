@@ -79,15 +79,21 @@ export function createQuestionQueries(source: QuestionSource, queryClient: Query
         queryKey: questionKeys.list({ status, limit }),
         queryFn: async ({ signal, queryKey }) => {
           await actionsSettled(queryClient, signal);
+          // A list on screen already (read before, or the server's first screen) is refreshed
+          // whole: its rows stay until every source has answered.
+          const shown = queryClient.getQueryData<QuestionList>(queryKey);
           const list = await source.list(
             {
               status: status === 'all' ? undefined : status,
               limit,
+              shown,
               // Each source's rows paint when it answers; the list is still fetching meanwhile.
-              onPartial: (partial) => {
-                markOnce('qi:list-data');
-                queryClient.setQueryData(queryKey, shareQuestions(queryClient, partial));
-              },
+              onPartial: shown
+                ? undefined
+                : (partial) => {
+                    markOnce('qi:list-data');
+                    queryClient.setQueryData(queryKey, shareQuestions(queryClient, partial));
+                  },
             },
             signal,
           );

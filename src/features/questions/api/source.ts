@@ -9,6 +9,11 @@ export interface ListParams {
    * (the rest named in `loading`), so a slow source never holds the others' rows back.
    */
   onPartial?: (list: QuestionList) => void;
+  /**
+   * The list on screen now, when this browser did not read it itself (the server's first screen):
+   * a source that fails on the refresh keeps its rows from it, as from a list it had read.
+   */
+  shown?: QuestionList;
 }
 
 /**

@@ -24,15 +24,20 @@ afterEach(() => {
   for (const close of closers.splice(0)) close();
 });
 
-function setup() {
+function createMocks() {
   const clock = createManualClock(NOW);
-  let browserNow = NOW;
   const mocks = {
     reflexio: createMockBackend({ clock, latencyMs: 0, simulatorIntervalMs: 0 }),
     vertesia: createVertesiaMock({ clock, latencyMs: 0 }),
     bilby: createBilbyMock({ clock, latencyMs: 0, runAfterAnswerMs: 0 }),
   };
   for (const mock of Object.values(mocks)) closers.push(mock.close);
+  return mocks;
+}
+
+/** One inbox over the three mocks (new ones, or `mocks`: another browser's inbox over the same). */
+function setup(mocks = createMocks()) {
+  let browserNow = NOW;
   const fetchImpl = mountedFetch(mocks.reflexio.app, '');
   const client = createReflexioClient({ baseUrl: new URL(`${ORIGIN}/api/`), fetchImpl });
   const source = createInboxSource([
@@ -119,6 +124,23 @@ describe('one inbox across Reflexio, Vertesia and Bilby', () => {
     ]);
     expect(third.questions.filter((question) => question.source.kind === 'bilby')).toEqual(
       second.questions.filter((question) => question.source.kind === 'bilby'),
+    );
+  });
+
+  it('a source failing on the first refresh of a list it did not read (the server’s first screen) keeps the rows on screen', async () => {
+    const server = setup();
+    const shown = await server.source.list({ status: 'pending', limit: 500 });
+    const bilbyRows = shown.questions.filter((question) => question.source.kind === 'bilby');
+    expect(bilbyRows.length).toBeGreaterThan(0);
+    // The browser's own source, which has read nothing yet, over the same systems.
+    const { source, mocks, fault } = setup(server.mocks);
+    await fault(mocks.bilby.app, { kind: 'status', status: 502, count: 1 });
+    const refreshed = await source.list({ status: 'pending', limit: 500, shown });
+    expect(refreshed.failures).toEqual([
+      { source: bilby, message: 'Bilby is unavailable (HTTP 502)', stale: true },
+    ]);
+    expect(refreshed.questions.filter((question) => question.source.kind === 'bilby')).toEqual(
+      bilbyRows,
     );
   });
 

@@ -150,6 +150,10 @@ export function createInboxSource(members: readonly InboxMember[]): QuestionSour
       const settled: (PromiseSettledResult<QuestionList> | undefined)[] = members.map(
         () => undefined,
       );
+      // The rows each source has on screen when this browser has not read it itself (the
+      // server's first screen): what a failing source keeps, as it would keep a list it had read.
+      const shownOf = (member: InboxMember) =>
+        params.shown?.questions.filter((question) => routing.route(question.id)?.member === member);
       const merge = (): QuestionList => {
         const failures: SourceFailure[] = [];
         const loading: SourceLoading[] = [];
@@ -165,12 +169,14 @@ export function createInboxSource(members: readonly InboxMember[]): QuestionSour
             list = stale;
           } else if (result.status === 'rejected') {
             const stale = lastGood.get(cacheKey);
+            const shown = stale ? undefined : shownOf(member);
             failures.push({
               source: member.origin,
               message: describeSourceFailure(member.origin, result.reason),
-              stale: stale !== undefined,
+              stale: stale !== undefined || (shown?.length ?? 0) > 0,
               ...(isSignedOut(result.reason) ? { signedOut: true } : {}),
             });
+            if (shown) merged.questions.push(...shown);
             if (!stale) return;
             list = stale;
           } else {
