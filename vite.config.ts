@@ -5,7 +5,6 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
-import { shortClassNames } from './scripts/css-names.ts';
 import { importRetry } from './scripts/import-retry.ts';
 import { minifyPublicScripts } from './scripts/minify-public.ts';
 import { precompress } from './scripts/precompress.ts';
@@ -203,9 +202,6 @@ export default defineConfig(({ isSsrBuild, mode }) => ({
         },
       }
     : {}),
-  css: {
-    modules: { generateScopedName: shortClassNames(fileURLToPath(new URL('.', import.meta.url))) },
-  },
   build: isSsrBuild
     ? {
         ...SSR_BUILD,

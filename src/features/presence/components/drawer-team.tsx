@@ -1,7 +1,7 @@
 import { Group, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { ANSWER_EVENT, type AnswerEventDetail } from '@/config/team-asks';
+import { ANSWER_EVENT, type AnswerEventDetail } from '@/config/shell-context';
 import { showBidiControls } from '@/lib/show-bidi';
 import { claimQuestions, releaseQuestions } from '../api/requests';
 import type { TeamSubject } from '../api/schemas';

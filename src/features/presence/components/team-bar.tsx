@@ -1,8 +1,7 @@
 import { Button, Text } from '@mantine/core';
 import { useEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router';
-import type { PickerSpec } from '@/config/shell-context';
-import { HOLDERS_EVENT, type HoldersEventDetail } from '@/config/team-asks';
+import { HOLDERS_EVENT, type HoldersEventDetail, type PickerSpec } from '@/config/shell-context';
 import { describeError } from '@/lib/describe-error';
 import { claimQuestions } from '../api/requests';
 import type { TeamState, TeamSubject } from '../api/schemas';

@@ -26,8 +26,7 @@ import {
 import { useSearchParams } from 'react-router';
 import { JsonBlock } from '@/components/json-block';
 import { LoadBoundary } from '@/components/load-boundary';
-import { useShell } from '@/config/shell-context';
-import { ANSWER_EVENT } from '@/config/team-asks';
+import { ANSWER_EVENT, useShell } from '@/config/shell-context';
 import { isApiError } from '@/lib/api-client';
 import { useClock, useHasPassed, useNow } from '@/lib/clock';
 import { useAfterHydration } from '@/lib/first-screen';

@@ -4,7 +4,7 @@ import '@mantine/core/styles/Modal.layer.css';
 import '@mantine/core/styles/Input.layer.css';
 import { Alert, Button, Group, List, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { useMemo, useState } from 'react';
-import { HOLDERS_EVENT, type HoldersEventDetail } from '@/config/team-asks';
+import { HOLDERS_EVENT, type HoldersEventDetail } from '@/config/shell-context';
 import { isApiError } from '@/lib/api-client';
 import type { Question } from '../../api/schemas';
 import { useBulkRun } from '../../hooks/use-bulk-run';
