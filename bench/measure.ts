@@ -38,6 +38,18 @@ export interface Selectors {
   searchKey: string;
 }
 
+// Everything the bench assumes about the portal's markup, in one place.
+export const PORTAL_SELECTORS: Selectors = {
+  row: '[data-question-id]',
+  rowIdAttribute: 'data-question-id',
+  rowLink: '[data-question-id] a[data-row-link]',
+  dialog: '[role="dialog"]',
+  search: { role: 'searchbox', name: 'Search' },
+  // "service-" matches every seeded question, "service-7" about one in 37.
+  searchPrefix: 'service-',
+  searchKey: '7',
+};
+
 export const MARKS = {
   data: 'qi:list-data',
   renderStart: 'qi:list-render-start',
@@ -112,7 +124,8 @@ export async function prepareContext(
   });
 }
 
-async function heapAfterGc(cdp: CDPSession): Promise<number> {
+/** The bench's "JS heap after load" reading: a forced GC, then V8's used size. */
+export async function heapAfterGc(cdp: CDPSession): Promise<number> {
   await cdp.send('HeapProfiler.collectGarbage');
   return (await cdp.send('Runtime.getHeapUsage')).usedSize;
 }

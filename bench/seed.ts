@@ -3,6 +3,8 @@
 // reviewer would), never by reaching into the mock's store.
 import { TENANT_HEADER } from '../mock/app.ts';
 
+/** The tenant `npm run bench` measures (and bench/heap-kinds.ts with it). */
+export const BENCH_TENANT = 'bench';
 export const PENDING_COUNT = 500;
 const OTHER_COUNT = 60;
 const BATCH = 50;

@@ -2,7 +2,7 @@
 // them, plus the hand-written floor page under /__floor/, on one origin so both pages get the
 // same API, the same cookies and the same CSP.
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { cp, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +23,41 @@ import { createFirstScreen } from '../server/render/first-screen.ts';
 import { countingMock, type TrafficRecord } from './tabs.ts';
 
 export const FLOOR_PATH = '/__floor/';
+
+/**
+ * Where the bench serves the build from: a copy of it, because `npm start`, the e2e tests or a
+ * build started meanwhile rewrite dist/, and a run that loses its index.html halfway measures
+ * nothing. The server's render (dist-ssr/) is copied beside it.
+ */
+export function benchDistDir(root: string): string {
+  return path.join(root, 'bench', 'results', 'dist');
+}
+
+/** Builds the portal (unless `build` is false) and copies dist/ and dist-ssr/ for the bench. */
+export async function prepareBenchDist(options: {
+  root: string;
+  build: boolean;
+  log: (line: string) => void;
+}): Promise<string> {
+  const { root } = options;
+  if (options.build) {
+    options.log('Building the portal into dist/…');
+    const { build } = await import('vite');
+    await build({ root, logLevel: 'warn' });
+    // The server's render of the first screen (issue 40), served as `npm start` serves it.
+    await build({ root, logLevel: 'warn', build: { ssr: 'src/app/entry-server.tsx' } });
+  }
+  const distDir = benchDistDir(root);
+  const ssrDir = path.join(path.dirname(distDir), 'dist-ssr');
+  for (const [from, to] of [
+    ['dist', distDir],
+    ['dist-ssr', ssrDir],
+  ] as const) {
+    await rm(to, { recursive: true, force: true });
+    await cp(path.join(root, from), to, { recursive: true });
+  }
+  return distDir;
+}
 
 const floorDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'floor');
 const FLOOR_FILES: Record<string, string> = {

@@ -14,7 +14,7 @@
 // and bench/floor/ on one port, and writes everything it measured to bench/results/latest.json.
 // What each figure means and how it is measured: bench/README.md.
 import { execFileSync } from 'node:child_process';
-import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,9 +28,9 @@ import {
   measureRequests,
   measureSoak,
   type PageRun,
+  PORTAL_SELECTORS,
   type RequestsResult,
   runPage,
-  type Selectors,
   type SoakResult,
   warmUp,
 } from '../bench/measure.ts';
@@ -43,8 +43,8 @@ import {
   type Verdict,
 } from '../bench/report.ts';
 import { measureScale, SCALE_COUNTS, type ScaleResult } from '../bench/scale.ts';
-import { PENDING_COUNT, seedBenchTenant } from '../bench/seed.ts';
-import { FLOOR_PATH, startBenchServer } from '../bench/server.ts';
+import { BENCH_TENANT, PENDING_COUNT, seedBenchTenant } from '../bench/seed.ts';
+import { benchDistDir, FLOOR_PATH, prepareBenchDist, startBenchServer } from '../bench/server.ts';
 import { measureSources, SOURCES_COUNTS, type SourcesResult } from '../bench/sources.ts';
 import { describeTabs, judgeTabs, measureTabs, type TabsResult } from '../bench/tabs.ts';
 import { describeTeam, measureTeam, type TeamResult } from '../bench/team.ts';
@@ -53,19 +53,8 @@ import { describeWire, measureWire } from '../bench/wire.ts';
 import { findNginx } from '../e2e/proxy/harness.ts';
 import { findChromium } from './find-chromium.ts';
 
-// Everything the bench assumes about the portal's markup, in one place.
-const SELECTORS: Selectors = {
-  row: '[data-question-id]',
-  rowIdAttribute: 'data-question-id',
-  rowLink: '[data-question-id] a[data-row-link]',
-  dialog: '[role="dialog"]',
-  search: { role: 'searchbox', name: 'Search' },
-  // "service-" matches every seeded question, "service-7" about one in 37.
-  searchPrefix: 'service-',
-  searchKey: '7',
-};
-
-const TENANT = 'bench';
+const SELECTORS = PORTAL_SELECTORS;
+const TENANT = BENCH_TENANT;
 const AGENT_ASKS_EVERY_MS = 3000;
 
 const { values: args } = parseArgs({
@@ -165,9 +154,7 @@ const floodSeconds = positive('flood-seconds', args['flood-seconds'], 10);
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const resultsDir = path.join(root, 'bench', 'results');
-// The bench serves a copy of the build: `npm start`, the e2e tests or a build started meanwhile
-// rewrite dist/, and a run that loses its index.html halfway measures nothing.
-const distDir = path.join(resultsDir, 'dist');
+const distDir = benchDistDir(root);
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const ms = (value: number | null | undefined) =>
   typeof value === 'number' ? `${value.toFixed(1)} ms` : '–';
@@ -190,18 +177,7 @@ async function pollIntervalOf(dir: string): Promise<number | null> {
 }
 
 const started = Date.now();
-if (!args['skip-build']) {
-  log('Building the portal into dist/…');
-  const { build } = await import('vite');
-  await build({ root, logLevel: 'warn' });
-  // The server's render of the first screen (issue 40), served as `npm start` serves it.
-  await build({ root, logLevel: 'warn', build: { ssr: 'src/app/entry-server.tsx' } });
-}
-await rm(distDir, { recursive: true, force: true });
-await cp(path.join(root, 'dist'), distDir, { recursive: true });
-const ssrDir = path.join(resultsDir, 'dist-ssr');
-await rm(ssrDir, { recursive: true, force: true });
-await cp(path.join(root, 'dist-ssr'), ssrDir, { recursive: true });
+await prepareBenchDist({ root, build: !args['skip-build'], log });
 const staticAssets = await initialAssetSizes(distDir);
 // The first page's JS and CSS as sent, next to nginx with the documented configuration.
 const nginxPath =
