@@ -244,6 +244,7 @@ describe('what the worker bundles', () => {
       'server/team/core.ts',
       'server/team/link.ts',
       'server/team/memory-claims.ts',
+      'server/team/requests.ts',
       'server/team/streams.ts',
       'server/team/types.ts',
     ]);

@@ -67,6 +67,11 @@ function countLists(requests: Request[]) {
   };
 }
 
+// A system made slow at the browser's own requests (page.route): the browser's own render, since the
+// server reads the lists itself for a first screen (a system slow for the server too is measured by
+// `npm run bench`'s "Bilby 2 s late" figure; docs/server-rendering.md).
+test.use({ firstScreen: false });
+
 test.beforeEach(async ({ request, mock }) => {
   for (const system of ['vertesia', 'bilby'] as const) {
     await control(request, mock.tenant, system, 'reset', { seed: 'demo' });

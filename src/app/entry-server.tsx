@@ -38,6 +38,11 @@ export type FirstScreen =
 
 const never = () => () => {};
 
+/** How long the page waits for a late system once the others' rows are there. */
+const PARTIAL_GRACE_MS = 100;
+const POLL_MS = 20;
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /** The lists the address asks for, rendered from the portal's components; null where it cannot. */
 let partsLoaded: Promise<void> | null = null;
 
@@ -56,11 +61,29 @@ export async function renderFirstScreen(input: FirstScreenInput): Promise<FirstS
   const { status } = parseFilters(input.url.searchParams);
   const queries = createQuestionQueries(services.source, services.queryClient);
   const lists = status === 'all' ? ['all' as const] : (['all', status] as const);
+  let failed = false;
   const read = Promise.all(
-    lists.map((list) => services.queryClient.fetchQuery(queries.list(list)).then(() => true)),
-  ).catch(() => false);
-  const timer = new Promise<false>((resolve) => setTimeout(() => resolve(false), input.timeoutMs));
-  if (!(await Promise.race([read, timer]))) {
+    lists.map((list) => services.queryClient.fetchQuery(queries.list(list))),
+  ).catch(() => {
+    failed = true;
+  });
+  // A system that answers late holds the others' rows back no longer than it would in the
+  // browser: once every list has the rows of the systems that answered (the rest named as still
+  // loading), the page goes with them a moment later, and the browser reads the whole list again.
+  const shown = () =>
+    lists.every((list) => services.queryClient.getQueryData(queries.list(list).queryKey));
+  const deadline = Date.now() + input.timeoutMs;
+  let partialSince: number | null = null;
+  let done = false;
+  void read.then(() => {
+    done = true;
+  });
+  while (!done && !failed && Date.now() < deadline) {
+    if (shown()) partialSince ??= Date.now();
+    if (partialSince !== null && Date.now() - partialSince >= PARTIAL_GRACE_MS) break;
+    await Promise.race([read, delay(POLL_MS)]);
+  }
+  if (failed || !shown()) {
     services.queryClient.clear();
     return { rendered: false, reason: 'lists' };
   }

@@ -137,6 +137,13 @@ async function replay(action: Queued) {
  * nothing overtakes what came first.
  */
 export async function replayQueued(queue: Queued[]) {
+  // Once the browser is idle (at most half a second): React has hydrated what it left for later
+  // (a part's boundary), so a control's handler is there when its click comes.
+  await new Promise((resolve) =>
+    'requestIdleCallback' in window
+      ? requestIdleCallback(resolve, { timeout: 500 })
+      : setTimeout(resolve, 50),
+  );
   for (let action = queue.shift(); action; action = queue.shift()) {
     await nextTurn();
     await replay(action);

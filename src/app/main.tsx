@@ -5,7 +5,7 @@ import './zod-setup';
 import './mantine-styles';
 import '@/styles/theme.generated.css';
 import '@/styles/app.css';
-import { hydrate, onlineManager } from '@tanstack/react-query';
+import { onlineManager } from '@tanstack/react-query';
 import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
 import { matchPath } from 'react-router';
 import { loadParts } from '@/components/load-boundary';
@@ -18,6 +18,7 @@ import { firstListStatus } from '@/features/questions/utils/lists-cut';
 import { type FirstScreenState, readFirstScreen } from '@/lib/first-screen';
 import { markFirstScreenShown } from '@/lib/idle';
 import { App } from './app';
+import type * as FirstScreenLists from './first-screen-lists';
 import { configFetch, watchBlockedApi } from './prefetch';
 import { apiRootUrl, createServices, type Services } from './services';
 
@@ -110,28 +111,37 @@ void loadRuntimeConfig(new URL(document.baseURI), configFetch).then(async (resul
       });
     });
     const services = createServices(result.config, result.baseUrl);
+    let takeLists: typeof FirstScreenLists.takeLists | null = null;
     if (firstScreen) {
       // The rows are on screen already (the server's): what waits for them may load now, and the
       // parts the server rendered load before the app renders, so that it renders them at once
       // (taking the HTML over in one pass: a part taken over later would meet the page's state of
       // that later moment) and what was clicked or pressed on them meanwhile finds them.
       markFirstScreenShown({ now: true });
-      await loadParts(firstScreen.parts).catch(() => {
-        // A part that cannot be downloaded: its boundary says so once the app renders.
-      });
+      [takeLists] = await Promise.all([
+        import('./first-screen-lists').then(
+          (module) => module.takeLists,
+          // Its code cannot be downloaded: the browser renders the page anew, as without it.
+          () => null,
+        ),
+        loadParts(firstScreen.parts).catch(() => {
+          // A part that cannot be downloaded: its boundary says so once the app renders.
+        }),
+      ]);
       if (blocked) return;
     }
     // The server rendered this page: the browser takes over its HTML (hydration), unless this
     // tab remembers something the server could not know (embedded, from an earlier address).
     if (
       firstScreen &&
+      takeLists &&
       result.config.links === 'path' &&
       sourcesNeedingKeys(result.config).length === 0 &&
       // The settings the server rendered with (config.json changed in between: the browser's own).
       firstScreen.config === JSON.stringify(result.config) &&
       resolveEmbed(result.config.embed, window.location.search) === firstScreen.embed
     ) {
-      hydrate(services.queryClient, firstScreen.queries);
+      takeLists(services.queryClient, firstScreen);
       made = hydrateRoot(
         container,
         <App

@@ -48,9 +48,12 @@ export function serializeFirstScreen(state: FirstScreenState): string {
 /** The server's state in this page, or null (a page the browser renders alone). */
 export function readFirstScreen(doc: Document): FirstScreenState | null {
   const element = doc.getElementById(FIRST_SCREEN_ELEMENT_ID);
-  if (!element?.textContent) return null;
+  const text = element?.textContent;
+  // Read once: the page keeps no second copy of the lists (the element is outside #root).
+  element?.remove();
+  if (!text) return null;
   try {
-    const state = JSON.parse(element.textContent) as FirstScreenState;
+    const state = JSON.parse(text) as FirstScreenState;
     return state.version === FIRST_SCREEN_VERSION ? state : null;
   } catch {
     return null;
