@@ -38,7 +38,7 @@
   document.addEventListener(
     'click',
     (event) => {
-      if (!holding(event)) return;
+      if (!holding()) return;
       const modified = event.metaKey || event.altKey || event.ctrlKey || event.shiftKey;
       const target = event.target instanceof Element ? event.target.closest(clickable) : null;
       // A link with a modifier (a new tab or window) is the browser's own.
@@ -70,10 +70,7 @@
   // app did not see it change: its last value is given to the app in its turn.
   const field = (event) => {
     const target = event.target;
-    if (
-      !holding(event) ||
-      !(target instanceof HTMLInputElement || target instanceof HTMLSelectElement)
-    )
+    if (!holding() || !(target instanceof HTMLInputElement || target instanceof HTMLSelectElement))
       return;
     if (target.type === 'checkbox' || target.type === 'radio') return;
     const last = queue[queue.length - 1];
@@ -85,7 +82,7 @@
   document.addEventListener(
     'keydown',
     (event) => {
-      if (!holding(event)) return;
+      if (!holding()) return;
       const target = event.target instanceof Element ? event.target : null;
       if (target?.closest('input, textarea, select, [contenteditable="true"]')) return;
       // Enter on a link or a button is its click (held above, or a plain link's own way).

@@ -40,7 +40,6 @@ const never = () => () => {};
 
 /** How long the page waits for a late system once the others' rows are there. */
 const PARTIAL_GRACE_MS = 100;
-const POLL_MS = 20;
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The lists the address asks for, rendered from the portal's components; null where it cannot. */
@@ -64,25 +63,25 @@ export async function renderFirstScreen(input: FirstScreenInput): Promise<FirstS
   let failed = false;
   const read = Promise.all(
     lists.map((list) => services.queryClient.fetchQuery(queries.list(list))),
-  ).catch(() => {
-    failed = true;
-  });
+  ).then(
+    () => {},
+    () => {
+      failed = true;
+    },
+  );
   // A system that answers late holds the others' rows back no longer than it would in the
   // browser: once every list has the rows of the systems that answered (the rest named as still
   // loading), the page goes with them a moment later, and the browser reads the whole list again.
   const shown = () =>
     lists.every((list) => services.queryClient.getQueryData(queries.list(list).queryKey));
-  const deadline = Date.now() + input.timeoutMs;
-  let partialSince: number | null = null;
-  let done = false;
-  void read.then(() => {
-    done = true;
-  });
-  while (!done && !failed && Date.now() < deadline) {
-    if (shown()) partialSince ??= Date.now();
-    if (partialSince !== null && Date.now() - partialSince >= PARTIAL_GRACE_MS) break;
-    await Promise.race([read, delay(POLL_MS)]);
-  }
+  let stopWatching = () => {};
+  const partial = new Promise<void>((resolve) => {
+    const check = () => shown() && resolve();
+    stopWatching = services.queryClient.getQueryCache().subscribe(check);
+    check();
+  }).then(() => delay(PARTIAL_GRACE_MS));
+  await Promise.race([read, partial, delay(input.timeoutMs)]);
+  stopWatching();
   if (failed || !shown()) {
     services.queryClient.clear();
     return { rendered: false, reason: 'lists' };
