@@ -101,9 +101,17 @@ describe('the first screen rendered on the server', () => {
       html,
     )?.[1];
     expect(state).toBeDefined();
-    const parsed = JSON.parse(state ?? '') as { queries: { queries: unknown[] }; now: number };
+    const parsed = JSON.parse(state ?? '') as {
+      queries: { queries: { queryKey: unknown[] }[] };
+      now: number;
+    };
     expect(JSON.stringify(parsed)).toContain('Hostile </script><script>alert(1)</script>');
     expect(parsed.queries.queries.length).toBeGreaterThan(0);
+    // The questions only: not what the server's own render read of the team (its connection is
+    // 'absent' on a server, which the browser would show until its stream opened).
+    expect(parsed.queries.queries.map((query) => query.queryKey[0])).toEqual(
+      parsed.queries.queries.map(() => 'questions'),
+    );
   });
 
   it('leaves the page to the browser when asked, away from the inbox, and for a failing system', async () => {

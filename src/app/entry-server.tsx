@@ -3,13 +3,13 @@
 // with the lists it read, so the browser shows the rows before the app's code has run and
 // main.tsx hydrates them. Built on its own (`vite build --ssr`, dist-ssr/); never in the browser.
 import './zod-setup';
-import { dehydrate } from '@tanstack/react-query';
+import { defaultShouldDehydrateQuery, dehydrate } from '@tanstack/react-query';
 import { prerender } from 'react-dom/static';
 import { matchPath, StaticRouter } from 'react-router';
 import { loadEveryPart, RenderedPartsContext } from '@/components/load-boundary';
 import { INBOX_ROUTE } from '@/config/routes';
 import { loadRuntimeConfig, sourcesNeedingKeys } from '@/config/runtime-config';
-import { createQuestionQueries } from '@/features/questions/api/queries';
+import { createQuestionQueries, questionKeys } from '@/features/questions/api/queries';
 import { parseFilters } from '@/features/questions/utils/filters';
 import { createIntervalClock } from '@/lib/clock';
 import { FIRST_SCREEN_VERSION, type FirstScreenState, serverViewOf } from '@/lib/first-screen';
@@ -159,7 +159,14 @@ export async function renderFirstScreen(input: FirstScreenInput): Promise<FirstS
     embed: shell.embed,
     colorScheme: input.colorScheme,
     density: input.density,
-    queries: dehydrate(services.queryClient),
+    // Only the questions the HTML shows. What else the render touched is the server's, not the
+    // reviewer's: the team's connection read 'absent' here (no EventSource on a server), and the
+    // browser, taking that over, showed "Presence and claims need the portal server" under the
+    // pointer of a reviewer clicking Claim, until its stream opened.
+    queries: dehydrate(services.queryClient, {
+      shouldDehydrateQuery: (query) =>
+        query.queryKey[0] === questionKeys.all[0] && defaultShouldDehydrateQuery(query),
+    }),
   };
   services.queryClient.clear();
   return { rendered: true, html, state, problems };

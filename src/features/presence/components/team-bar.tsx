@@ -1,18 +1,16 @@
 import { Button, Text } from '@mantine/core';
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
-import { HOLDERS_EVENT, type HoldersEventDetail, type PickerSpec } from '@/config/shell-context';
+import type { PickerSpec } from '@/config/shell-context';
 import { describeError } from '@/lib/describe-error';
 import { claimQuestions } from '../api/requests';
-import type { TeamState, TeamSubject } from '../api/schemas';
+import type { TeamSubject } from '../api/schemas';
 import { useAction } from '../hooks/use-action';
 import { useTeam } from '../hooks/use-team';
 import {
-  claimOn,
   type ClaimedFilter as Filter,
   keepsQuestion,
   parseClaimedFilter,
-  shortName,
 } from '../utils/team-policy';
 
 const choices: { value: Filter; label: string }[] = [
@@ -66,30 +64,7 @@ export function ClaimedFilter({
     );
   }, [absent, filter, setParams, onPicker]);
   useEffect(() => () => onPicker(null), [onPicker]);
-  useHoldersAnswer(state, me, now);
   return null;
-}
-
-/**
- * Answers a bulk action's HOLDERS_EVENT: which of its questions someone else holds. Here, where
- * the part is mounted for as long as the list is (the bar's selection and the drawer's look-alike
- * group both open their confirmation from the list's page).
- */
-function useHoldersAnswer(state: TeamState | null, me: string | null, now: number) {
-  const latest = useRef({ state, me, now });
-  latest.current = { state, me, now };
-  useEffect(() => {
-    const onAsk = (event: Event) => {
-      const { questions, holders } = (event as CustomEvent<HoldersEventDetail>).detail;
-      const { state: current, me: self, now: at } = latest.current;
-      for (const question of questions) {
-        const claim = claimOn(current, question, at);
-        if (claim && claim.reviewer !== self) holders.set(question, shortName(claim.reviewer));
-      }
-    };
-    document.addEventListener(HOLDERS_EVENT, onAsk);
-    return () => document.removeEventListener(HOLDERS_EVENT, onAsk);
-  }, []);
 }
 
 /**

@@ -2,11 +2,12 @@ import type { QueryClient } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import { ACTED_EVENT, type ActedEventDetail } from '@/config/acted';
 import { LISTS_EVENT, setLiveLists } from '@/config/live-lists';
+import { HOLDERS_EVENT, type HoldersEventDetail } from '@/config/shell-context';
 import { lazySchema } from '@/lib/lazy-schema';
 import { teamKeys } from '../api/queries';
 import { teamRoot } from '../api/requests';
 import { type Connection, type TeamState, teamStateSchema } from '../api/schemas';
-import { serverOffset } from '../utils/team-policy';
+import { claimOn, serverOffset, shortName } from '../utils/team-policy';
 
 /**
  * One Server-Sent Events stream per browser: the tab holding the `questions-inbox:team` lock
@@ -263,6 +264,22 @@ export function createTeamLive({
   };
   channel?.addEventListener('message', onMessage);
 
+  // A bulk action asks, before its confirmation, which of its questions someone else holds. Here,
+  // with the page's team state, from the first part of the team's on screen: a row that says
+  // "claimed by bob" means the confirmation can say so too (the Claimed filter, which answered
+  // before, mounts later, and a quick reviewer's first bulk action met nobody to answer it).
+  const onHolders = (event: Event) => {
+    const { questions, holders } = (event as CustomEvent<HoldersEventDetail>).detail;
+    const state = queryClient.getQueryData<TeamState | null>(teamKeys.state()) ?? null;
+    const me = queryClient.getQueryData<string | null>(teamKeys.me()) ?? null;
+    const now = Date.now() + offset;
+    for (const question of questions) {
+      const claim = claimOn(state, question, now);
+      if (claim && claim.reviewer !== me) holders.set(question, shortName(claim.reviewer));
+    }
+  };
+  if (typeof document !== 'undefined') document.addEventListener(HOLDERS_EVENT, onHolders);
+
   const unsubscribe = leader.subscribe(() => {
     if (leader.isLeader()) void start();
     else close();
@@ -276,6 +293,7 @@ export function createTeamLive({
       close();
       unsubscribe();
       channel?.removeEventListener('message', onMessage);
+      if (typeof document !== 'undefined') document.removeEventListener(HOLDERS_EVENT, onHolders);
       channel?.close();
       leader.dispose();
     },
