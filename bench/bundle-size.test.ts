@@ -1,9 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import { describe, expect, it } from 'vitest';
+import { firstScreenHead, withFirstScreen } from '../server/render/first-screen';
 import {
   budgetMax,
   describeInitialAssets,
@@ -30,6 +31,7 @@ describe('initial download of the built portal', () => {
     const nodeEnv = process.env.NODE_ENV;
     process.env.NODE_ENV = 'production';
     let assets: InitialAssets;
+    let rendered: InitialAssets;
     try {
       await build({
         root,
@@ -38,6 +40,16 @@ describe('initial download of the built portal', () => {
         build: { outDir, emptyOutDir: true },
       });
       assets = await initialAssetSizes(outDir);
+      // A page whose first screen the server rendered (one system, as the budget's page has):
+      // first-screen.js in place of prefetch.js.
+      const template = await readFile(path.join(outDir, 'index.html'), 'utf8');
+      const page = withFirstScreen(template, {
+        head: firstScreenHead(template, { config: JSON.stringify({ apiBaseUrl: 'api' }) }),
+        root: '<main></main>',
+        after: '',
+        colorScheme: null,
+      });
+      rendered = await initialAssetSizes(outDir, page ?? '');
     } finally {
       process.env.NODE_ENV = nodeEnv;
       await rm(outDir, { recursive: true, force: true });
@@ -50,6 +62,13 @@ describe('initial download of the built portal', () => {
     );
     expect(assets.cssGzip, `initial CSS over budget\n${report}`).toBeLessThanOrEqual(
       budgetMax('initialCss'),
+    );
+    const renderedReport = describeInitialAssets(rendered);
+    console.log(`A page the server rendered:\n${renderedReport}`);
+    expect(rendered.js.map((asset) => asset.file)).toContain('first-screen.js');
+    expect(rendered.js.map((asset) => asset.file)).not.toContain('prefetch.js');
+    expect(rendered.jsGzip, `initial JS over budget\n${renderedReport}`).toBeLessThanOrEqual(
+      budgetMax('initialJs'),
     );
   });
 });

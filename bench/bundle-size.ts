@@ -44,9 +44,12 @@ export function staticImports(code: string): string[] {
   return found;
 }
 
-/** Initial JS and CSS of the build in `distDir`, each file's size and gzip -9 size. */
-export async function initialAssetSizes(distDir: string): Promise<InitialAssets> {
-  const html = await readFile(path.join(distDir, 'index.html'), 'utf8');
+/**
+ * Initial JS and CSS of the build in `distDir`, each file's size and gzip -9 size: of its
+ * index.html, or of `page` (another page's HTML, whose addresses are relative to `distDir`).
+ */
+export async function initialAssetSizes(distDir: string, page?: string): Promise<InitialAssets> {
+  const html = page ?? (await readFile(path.join(distDir, 'index.html'), 'utf8'));
   const toFile = (href: string) => path.join(distDir, href.replace(/^(\.\/|\/)+/, ''));
   const found = new Map<string, AssetSize['foundBy']>();
   const queue: string[] = [];
@@ -59,7 +62,9 @@ export async function initialAssetSizes(distDir: string): Promise<InitialAssets>
   const local = (href: string | undefined): href is string =>
     !!href && !/^[a-z][a-z0-9+.-]*:|^\/\//i.test(href);
 
-  for (const [tag] of html.matchAll(/<(?:script|link)\b[^>]*>/gi)) {
+  // Not a tag named in a comment (index.html's own say what vite.config.ts adds).
+  const tags = html.replace(/<!--[\s\S]*?-->/g, '');
+  for (const [tag] of tags.matchAll(/<(?:script|link)\b[^>]*>/gi)) {
     const attrs = attributes(tag);
     if (tag.toLowerCase().startsWith('<script')) {
       const src = attrs.get('src');

@@ -1,13 +1,38 @@
 // Questions Inbox: the page's first screen came from the server (server/render/first-screen.ts
-// puts this script, right after <base>, only into such a page; docs/server-rendering.md). Until
-// the app has taken the page over (main.tsx sets data-hydrated on <html>), what a reviewer clicks
-// or presses on the server's rows is kept and done again once it has; and the preferences the
-// server renders with are kept in cookies as well as localStorage (src/lib/first-screen.ts).
+// puts this script, right after <base>, only into such a page, instead of prefetch.js;
+// docs/server-rendering.md). Until the app has taken the page over (main.tsx sets data-hydrated
+// on <html>), what a reviewer clicks or presses on the server's rows is kept and done again once
+// it has; the preferences the server renders with are kept in cookies as well as localStorage
+// (src/lib/first-screen.ts); and what of prefetch.js such a page needs is done here: config.json
+// asked for at once, the colour scheme set before anything is drawn, and the requests the page's
+// Content-Security-Policy blocked kept for the app (src/app/prefetch.ts takes them over).
 (() => {
   const root = document.documentElement;
   const base = document.baseURI;
+  const blocked = [];
+  document.addEventListener('securitypolicyviolation', (event) => {
+    blocked.push({ uri: event.blockedURI, directive: event.effectiveDirective });
+  });
+  // The lists are in the page: none to ask for.
+  window.__questionsInboxPrefetch = {
+    config: fetch(new URL('config.json', base), {
+      cache: 'no-store',
+      credentials: 'same-origin',
+      redirect: 'manual',
+    }),
+    lists: Promise.resolve([]),
+    blocked,
+  };
   try {
     const stored = localStorage.getItem('mantine-color-scheme-value');
+    // The cookie's scheme, which the server drew with, or this browser's own.
+    if (!root.hasAttribute('data-mantine-color-scheme')) {
+      const dark =
+        stored === 'light' || stored === 'dark'
+          ? stored === 'dark'
+          : matchMedia('(prefers-color-scheme: dark)').matches;
+      root.setAttribute('data-mantine-color-scheme', dark ? 'dark' : 'light');
+    }
     const path = new URL(base).pathname;
     const remember = (name, value) => {
       const pair = `${name}=${value}`;

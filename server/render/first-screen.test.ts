@@ -6,7 +6,7 @@ import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockBackend, type MockBackend } from '../../mock/app';
 import { createPortalApp } from '../http/portal';
-import { cookieValue, createFirstScreen, readHeaders } from './first-screen';
+import { cookieValue, createFirstScreen, readHeaders, sourcesCodePreloads } from './first-screen';
 
 // The real server build of src/app/entry-server.tsx (as `npm run build` makes it), serving a
 // page of the real portal app with the mock Reflexio behind it.
@@ -17,6 +17,8 @@ const TEMPLATE = `<!doctype html>
 <html lang="en">
   <head>
     <base href="/" />
+    <link rel="preload" href="./config.json" as="fetch" crossorigin="anonymous" />
+    <meta name="qi-sources-code" content="assets/inbox-source-1.js assets/system-sources-2.js" />
     <script src="./prefetch.js"></script>
     <title>Questions</title>
   </head>
@@ -84,8 +86,12 @@ describe('the first screen rendered on the server', () => {
     expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
     const html = await response.text();
     expect(html).toContain('<meta name="qi-first-screen" content="1" />');
-    // Before prefetch.js, which reads it as it runs.
-    expect(html.indexOf('qi-first-screen')).toBeLessThan(html.indexOf('prefetch.js'));
+    // first-screen.js instead of prefetch.js (the lists are in the page); one system: no code of
+    // several to ask for.
+    expect(html).not.toContain('prefetch.js');
+    expect(html).not.toContain('modulepreload');
+    // first-screen.js asks for config.json at once: a preload of it would go unused.
+    expect(html).not.toContain('config.json');
     expect(html).not.toContain('boot-message');
     // The one row the search lets through, its text escaped in the HTML…
     expect(html.match(/data-question-id=/g)).toHaveLength(1);
@@ -94,7 +100,6 @@ describe('the first screen rendered on the server', () => {
     const scripts = html.match(/<script[^>]*>/g) ?? [];
     expect(scripts).toEqual([
       '<script src="./first-screen.js">',
-      '<script src="./prefetch.js">',
       '<script type="application/json" id="qi-first-screen">',
     ]);
     const state = /<script type="application\/json" id="qi-first-screen">([^<]*)<\/script>/.exec(
@@ -149,6 +154,28 @@ describe('the first screen rendered on the server', () => {
     expect(rendered).toBeGreaterThanOrEqual(1);
     expect(rendered).toBeLessThan(12);
     expect(pages.every((html) => html.includes('<div id="root">'))).toBe(true);
+  });
+
+  it('asks for the code of several systems with the page, only when the config has several', () => {
+    const several = {
+      config: JSON.stringify({ sources: [{ id: 'a' }, { id: 'b' }] }),
+    };
+    expect(sourcesCodePreloads(TEMPLATE, several)).toEqual([
+      '<link rel="modulepreload" href="./assets/inbox-source-1.js" />',
+      '<link rel="modulepreload" href="./assets/system-sources-2.js" />',
+    ]);
+    expect(
+      sourcesCodePreloads(TEMPLATE, { config: JSON.stringify({ apiBaseUrl: 'api' }) }),
+    ).toEqual([]);
+    expect(sourcesCodePreloads(TEMPLATE, { config: '{not json' })).toEqual([]);
+    // Nothing but the build's own files under assets/ goes into the page.
+    const odd = TEMPLATE.replace(
+      'assets/inbox-source-1.js',
+      'https://elsewhere.example/x.js assets/../config.json',
+    );
+    expect(sourcesCodePreloads(odd, several)).toEqual([
+      '<link rel="modulepreload" href="./assets/system-sources-2.js" />',
+    ]);
   });
 
   it('reads with the page’s identity, as a same-origin fetch, and knows the preference cookies', () => {

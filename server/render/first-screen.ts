@@ -27,7 +27,7 @@ interface EntryServer {
 }
 
 export interface RenderedPage {
-  /** Goes in <head>, before prefetch.js: says the page holds its first screen. */
+  /** Goes in <head>, in place of prefetch.js: says the page holds its first screen. */
   head: string;
   /** Goes at the end of <head>: the stylesheets of the parts on the page (part-styles.ts). */
   styles?: string;
@@ -189,7 +189,7 @@ export function createFirstScreen(options: FirstScreenOptions): FirstScreenRende
         return null;
       }
       return withFirstScreen(template, {
-        head: '<meta name="qi-first-screen" content="1" />\n    <script src="./first-screen.js"></script>',
+        head: firstScreenHead(template, result.state),
         styles: partStyles ? await partStyles(template, result.html) : '',
         root: result.html,
         after: `<script type="application/json" id="${server.FIRST_SCREEN_ELEMENT_ID}">${state}</script>`,
@@ -207,12 +207,49 @@ export function createFirstScreen(options: FirstScreenOptions): FirstScreenRende
   };
 }
 
+/**
+ * With several systems, their code (vite.config.ts names it in the `qi-sources-code` meta) is
+ * needed before the app can take the page over: asked for with the page, as prefetch.js does on
+ * the browser's own render once config.json says there are several.
+ */
+export function sourcesCodePreloads(template: string, state: unknown): string[] {
+  const files = /<meta name="qi-sources-code" content="([^"]*)"/.exec(template)?.[1];
+  const config =
+    typeof state === 'object' && state !== null && 'config' in state ? state.config : null;
+  if (!files || typeof config !== 'string') return [];
+  let sources: unknown;
+  try {
+    sources = (JSON.parse(config) as { sources?: unknown }).sources;
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(sources) || sources.length < 2) return [];
+  return files
+    .split(' ')
+    .filter((file) => /^assets\/[\w.-]+\.js$/.test(file))
+    .map((file) => `<link rel="modulepreload" href="./${file}" />`);
+}
+
+/** What a page with its first screen has in <head> in place of prefetch.js. */
+export function firstScreenHead(template: string, state: unknown): string {
+  return [
+    '<meta name="qi-first-screen" content="1" />',
+    '<script src="./first-screen.js"></script>',
+    ...sourcesCodePreloads(template, state),
+  ].join('\n    ');
+}
+
 /** index.html with the rendered page in it; the template as it is when there is none. */
 export function withFirstScreen(html: string, page: RenderedPage): string | null {
   const root = /<div id="root">[\s\S]*?<\/div>(\s*<noscript>)/;
   if (!root.test(html)) return null;
   let out = html
-    // Right after <base>: public/prefetch.js, which comes next, reads it as it runs.
+    // The lists are in the page: first-screen.js, in page.head, does what else prefetch.js did,
+    // config.json's request included (asked for before a preload below <base> would be, which
+    // the browser would then warn was never used).
+    .replace(/\s*<script src="\.\/prefetch\.js"><\/script>/, '')
+    .replace(/\s*<link rel="preload" href="\.\/config\.json"[^>]*>/, '')
+    // Right after <base>: before anything that could be clicked is parsed.
     .replace(/<base [^>]*>/, (base) => `${base}\n    ${page.head}`)
     .replace('</head>', () => (page.styles ? `  ${page.styles}\n  </head>` : '</head>'))
     .replace(
