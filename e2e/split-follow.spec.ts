@@ -1,10 +1,9 @@
 import type { Page } from '@playwright/test';
-import { drawer, expect, type MockControl, row, test } from './fixtures';
+import { drawer, expect, holdBack, type MockControl, row, test } from './fixtures';
 
-// The browser's own render: on a server-rendered deep link into a list of 100 or more, the first
-// step (j) opens the next question but does not bring the virtualized list to its row yet
-// (docs/server-rendering.md, "Known gaps").
-test.use({ firstScreen: false });
+// With the server's first screen (the fixtures' default): a deep link into a list of 100 or more
+// holds only the first screenful of rows in its HTML, and the first step (j), pressed as soon as
+// the question shows, brings the virtualized list to the next row once the app has taken over.
 
 /** The row is wholly in the window, below the header and beside the pane. */
 async function expectRowInView(page: Page, id: string) {
@@ -66,6 +65,27 @@ for (const [width, height] of [
         await expect(row(page, next).getByRole('link')).toHaveAttribute('aria-current', 'true');
         await expectRowInView(page, next);
       });
+
+    test('a step taken before the long list’s code is here brings the list to the row once it is', async ({
+      page,
+      mock,
+    }) => {
+      const ids = await askMany(mock, 130);
+      const release = await holdBack(page, /\/assets\/virtual-list-[^/]*\.js$/);
+      await page.goto(`questions/${ids[110]}`);
+      await expect(drawer(page).getByTestId('question-text')).toHaveText(
+        'Follow question 111: which region should the job use?',
+      );
+      await expect(page.locator('html[data-hydrated]')).toBeAttached();
+      await page.keyboard.press('j');
+      const next = ids[111] as string;
+      await expect(page).toHaveURL(new RegExp(`/questions/${next}$`));
+      // Only the first rows are in the page until the virtualized list comes.
+      await expect(row(page, next)).toHaveCount(0);
+      release();
+      await expect(row(page, next).getByRole('link')).toHaveAttribute('aria-current', 'true');
+      await expectRowInView(page, next);
+    });
 
     for (const count of [40, 130])
       test(`answer and next keeps the open row in view (${count} questions)`, async ({

@@ -361,15 +361,49 @@ function LongList({ questions, renderRow, ref, compact }: RowsProps & { compact:
   }, [loaded]);
   const rowHeight = ROW_HEIGHT_ESTIMATE[compact ? 'compact' : 'comfortable'];
   const firstRows = useFirstRenderRows(rowHeight);
+  // The list shown now (the first rows, then the virtualized list), and a row to bring into view
+  // that the first rows do not hold: the open question of a link, followed with j before the
+  // virtualized list's code was here (the server's first screen holds only the first rows).
+  const shownList = useRef<QuestionListHandle>(null);
+  const toReveal = useRef<string | null>(null);
+  useImperativeHandle(
+    ref,
+    () => ({
+      focusRow: (id) => shownList.current?.focusRow(id) ?? false,
+      cursor: () => shownList.current?.cursor(),
+      revealRow(id) {
+        toReveal.current = loaded ? null : id;
+        shownList.current?.revealRow(id);
+      },
+    }),
+    [loaded],
+  );
+  useEffect(() => {
+    const id = toReveal.current;
+    if (!loaded || id === null) return;
+    toReveal.current = null;
+    shownList.current?.revealRow(id);
+  }, [loaded]);
   if (loaded) {
     const { VirtualList } = loaded;
     return (
-      <VirtualList questions={questions} renderRow={renderRow} rowHeight={rowHeight} ref={ref} />
+      <VirtualList
+        questions={questions}
+        renderRow={renderRow}
+        rowHeight={rowHeight}
+        ref={shownList}
+      />
     );
   }
   const first = failed ? questions : questions.slice(0, firstRows);
   return (
-    <PlainList questions={first} renderRow={renderRow} ref={ref} compact={compact} busy={!failed} />
+    <PlainList
+      questions={first}
+      renderRow={renderRow}
+      ref={shownList}
+      compact={compact}
+      busy={!failed}
+    />
   );
 }
 
