@@ -56,9 +56,9 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', colorScheme);
     await expect(page.locator('html[data-hydrated]')).not.toBeAttached();
     // What is drawn (innerText), not the DOM's text: the point is that nothing visible changes.
-    // biome-ignore lint/performance/useDomNodeTextContent: see above.
     // The countdowns tick on: what they say is their own (e2e/clock-skew.spec.ts).
     const list = async () =>
+      // biome-ignore lint/performance/useDomNodeTextContent: what is drawn, as said above.
       (await page.getByRole('list', { name: 'Questions' }).innerText()).replace(
         /expires in [^\n]*/g,
         'expires in …',
@@ -68,7 +68,6 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await scripts.release();
     await hydrated(page);
     await expect(row(page, asked.id)).toBeVisible();
-    // biome-ignore lint/performance/useDomNodeTextContent: what is drawn, as above.
     expect(await list()).toBe(before);
     expect(seen).toEqual([]);
   });

@@ -124,51 +124,66 @@ test('a row with 5,000 tags shows ten and a count; the drawer shows more on requ
   await expect(question.getByText('tag-4999', { exact: true })).toBeVisible();
 });
 
-test('two records with one id are two rows, and each opens its own', async ({ page, mock }) => {
-  const { id } = await mock.ask({ question: 'The first record' });
-  await editRecords(page, (calls) => {
-    const first = calls.find((call) => call.id === id);
-    return first ? [...calls, { ...first, question_text: 'The second record, same id' }] : calls;
-  });
-  await page.goto('questions');
-  const rows = row(page, id);
-  await expect(rows).toHaveCount(2);
-  await rows.filter({ hasText: 'The second record, same id' }).getByRole('link').click();
-  await expect(drawer(page).getByTestId('question-text')).toHaveText('The second record, same id');
-  await expect(drawer(page).getByText(/The server sent 2 questions with the id/)).toBeVisible();
-  await drawer(page).getByRole('button', { name: 'Close question' }).click();
-  await rows.filter({ hasText: 'The first record' }).getByRole('link').click();
-  await expect(drawer(page).getByTestId('question-text')).toHaveText('The first record');
-});
+test.describe('records as the browser reads its lists', () => {
+  // page.route edits what the browser reads; the server's first screen reads apart from it, so
+  // these pages are the browser's own render (docs/server-rendering.md, "Known gaps").
+  test.use({ firstScreen: false });
 
-test('ids a URL would rewrite open their own question, never the list', async ({ page, mock }) => {
-  // Six questions opened and closed: a long journey on a shared machine.
-  test.slow();
-  const odd = ['.', '..', 'a/b', '%2e', '?x', '#'];
-  const asked = await Promise.all(
-    odd.map((_, i) => mock.ask({ question: `Question with an odd id ${i}` })),
-  );
-  const renamed = new Map(asked.map((call, i) => [call.id, odd[i]]));
-  await editRecords(page, (calls) =>
-    calls.map((call) => ({ ...call, id: renamed.get(call.id as string) ?? call.id })),
-  );
-  await page.goto('questions');
-  for (const [i, id] of odd.entries()) {
-    await row(page, id).getByRole('link').click();
-    const question = drawer(page);
-    await expect(question.getByTestId('question-text')).toHaveText(`Question with an odd id ${i}`);
-    await expect(question.getByText(/cannot be sent to the server in a web address/)).toBeVisible();
-    await expect(page).toHaveURL(/\/questions\/[^/?#]+$/);
-    await question.getByRole('button', { name: 'Close question' }).click();
-    await expect(page).toHaveURL(/\/questions$/);
-  }
-  // Opened from a link: the same question.
-  await page.goto('questions/~..');
-  await expect(drawer(page).getByTestId('question-text')).toHaveText('Question with an odd id 1');
-  // An id like that which no list has: said plainly, not the list.
-  await page.unrouteAll({ behavior: 'ignoreErrors' });
-  await page.goto('questions/~.');
-  await expect(drawer(page).getByText(/an id like this cannot be looked up/)).toBeVisible();
+  test('two records with one id are two rows, and each opens its own', async ({ page, mock }) => {
+    const { id } = await mock.ask({ question: 'The first record' });
+    await editRecords(page, (calls) => {
+      const first = calls.find((call) => call.id === id);
+      return first ? [...calls, { ...first, question_text: 'The second record, same id' }] : calls;
+    });
+    await page.goto('questions');
+    const rows = row(page, id);
+    await expect(rows).toHaveCount(2);
+    await rows.filter({ hasText: 'The second record, same id' }).getByRole('link').click();
+    await expect(drawer(page).getByTestId('question-text')).toHaveText(
+      'The second record, same id',
+    );
+    await expect(drawer(page).getByText(/The server sent 2 questions with the id/)).toBeVisible();
+    await drawer(page).getByRole('button', { name: 'Close question' }).click();
+    await rows.filter({ hasText: 'The first record' }).getByRole('link').click();
+    await expect(drawer(page).getByTestId('question-text')).toHaveText('The first record');
+  });
+
+  test('ids a URL would rewrite open their own question, never the list', async ({
+    page,
+    mock,
+  }) => {
+    // Six questions opened and closed: a long journey on a shared machine.
+    test.slow();
+    const odd = ['.', '..', 'a/b', '%2e', '?x', '#'];
+    const asked = await Promise.all(
+      odd.map((_, i) => mock.ask({ question: `Question with an odd id ${i}` })),
+    );
+    const renamed = new Map(asked.map((call, i) => [call.id, odd[i]]));
+    await editRecords(page, (calls) =>
+      calls.map((call) => ({ ...call, id: renamed.get(call.id as string) ?? call.id })),
+    );
+    await page.goto('questions');
+    for (const [i, id] of odd.entries()) {
+      await row(page, id).getByRole('link').click();
+      const question = drawer(page);
+      await expect(question.getByTestId('question-text')).toHaveText(
+        `Question with an odd id ${i}`,
+      );
+      await expect(
+        question.getByText(/cannot be sent to the server in a web address/),
+      ).toBeVisible();
+      await expect(page).toHaveURL(/\/questions\/[^/?#]+$/);
+      await question.getByRole('button', { name: 'Close question' }).click();
+      await expect(page).toHaveURL(/\/questions$/);
+    }
+    // Opened from a link: the same question.
+    await page.goto('questions/~..');
+    await expect(drawer(page).getByTestId('question-text')).toHaveText('Question with an odd id 1');
+    // An id like that which no list has: said plainly, not the list.
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+    await page.goto('questions/~.');
+    await expect(drawer(page).getByText(/an id like this cannot be looked up/)).toBeVisible();
+  });
 });
 
 test('a header value the browser would refuse names the setting instead of loading forever', async ({

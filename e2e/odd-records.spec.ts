@@ -38,50 +38,60 @@ function requestsTo(page: Page, pattern: RegExp): string[] {
   return seen;
 }
 
-test('a Vertesia ask with the id ".." is shown read-only and never asked for', async ({ page }) => {
-  await page.route(/\/vertesia\/api\/v1\/pending-asks(\?|$)/, async (route) => {
-    const response = await fetchRouted(route);
-    if (!response) return;
-    const body = (await response.json()) as { asks: Array<{ askId: string }> };
-    for (const ask of body.asks) if (ask.askId === vertesiaDemoIds.refund) ask.askId = '..';
-    await route.fulfill({ response, json: body }).catch(() => {});
-  });
-  const vertesia = requestsTo(page, /\/vertesia\/api\//);
-  await page.goto('questions');
-  const dots = row(page, 'vertesia:..');
-  await expect(dots).toBeVisible();
-  await dots.getByRole('link').click();
-  const question = drawer(page);
-  await expect(question.getByTestId('question-text')).toContainText(
-    'Customer #4821 asks for a refund',
-  );
-  await expect(question.getByText(/cannot be sent to the server in a web address/)).toBeVisible();
-  await expect(
-    question.getByRole('button', { name: 'Answer', exact: true }).and(page.locator(':enabled')),
-  ).toHaveCount(0);
-  expect(vertesia.filter((path) => !/\/pending-asks(\?|$)/.test(path))).toEqual([]);
-});
+test.describe('ids no address can hold, as the browser reads its lists', () => {
+  // page.route edits what the browser reads; the server's first screen reads apart from it, so
+  // these pages are the browser's own render (docs/server-rendering.md, "Known gaps").
+  test.use({ firstScreen: false });
 
-test('a Bilby conversation with the id ".." leaves the other Bilby questions in the list', async ({
-  page,
-}) => {
-  await page.route(/\/bilby\/api\/v1\/conversations(\?|$)/, async (route) => {
-    const response = await fetchRouted(route);
-    if (!response) return;
-    const body = (await response.json()) as { conversations: Array<Record<string, unknown>> };
-    const first = body.conversations[0];
-    if (first) body.conversations.push({ ...first, id: '..', title: 'Dots' });
-    await route.fulfill({ response, json: body }).catch(() => {});
+  test('a Vertesia ask with the id ".." is shown read-only and never asked for', async ({
+    page,
+  }) => {
+    await page.route(/\/vertesia\/api\/v1\/pending-asks(\?|$)/, async (route) => {
+      const response = await fetchRouted(route);
+      if (!response) return;
+      const body = (await response.json()) as { asks: Array<{ askId: string }> };
+      for (const ask of body.asks) if (ask.askId === vertesiaDemoIds.refund) ask.askId = '..';
+      await route.fulfill({ response, json: body }).catch(() => {});
+    });
+    const vertesia = requestsTo(page, /\/vertesia\/api\//);
+    await page.goto('questions');
+    const dots = row(page, 'vertesia:..');
+    await expect(dots).toBeVisible();
+    await dots.getByRole('link').click();
+    const question = drawer(page);
+    await expect(question.getByTestId('question-text')).toContainText(
+      'Customer #4821 asks for a refund',
+    );
+    await expect(question.getByText(/cannot be sent to the server in a web address/)).toBeVisible();
+    await expect(
+      question.getByRole('button', { name: 'Answer', exact: true }).and(page.locator(':enabled')),
+    ).toHaveCount(0);
+    expect(vertesia.filter((path) => !/\/pending-asks(\?|$)/.test(path))).toEqual([]);
   });
-  const bilby = requestsTo(page, /\/bilby\/api\//);
-  await page.goto('questions');
-  await expect(row(page, `bilby:${bilbyDemoIds.naming}:${bilbyDemoIds.namingCall}`)).toBeVisible();
-  await expect(page.getByText(/Bilby is unavailable|Bilby could not be read/)).toHaveCount(0);
-  const unreadable = page.getByTestId('unreadable-records');
-  await expect(unreadable).toContainText('..');
-  await expect(unreadable).toContainText('cannot be put in a web address');
-  // Never the API root that `conversations/..` would have been.
-  expect(bilby.filter((path) => !/\/conversations(\/[^./][^/?]*)?(\?|$)/.test(path))).toEqual([]);
+
+  test('a Bilby conversation with the id ".." leaves the other Bilby questions in the list', async ({
+    page,
+  }) => {
+    await page.route(/\/bilby\/api\/v1\/conversations(\?|$)/, async (route) => {
+      const response = await fetchRouted(route);
+      if (!response) return;
+      const body = (await response.json()) as { conversations: Array<Record<string, unknown>> };
+      const first = body.conversations[0];
+      if (first) body.conversations.push({ ...first, id: '..', title: 'Dots' });
+      await route.fulfill({ response, json: body }).catch(() => {});
+    });
+    const bilby = requestsTo(page, /\/bilby\/api\//);
+    await page.goto('questions');
+    await expect(
+      row(page, `bilby:${bilbyDemoIds.naming}:${bilbyDemoIds.namingCall}`),
+    ).toBeVisible();
+    await expect(page.getByText(/Bilby is unavailable|Bilby could not be read/)).toHaveCount(0);
+    const unreadable = page.getByTestId('unreadable-records');
+    await expect(unreadable).toContainText('..');
+    await expect(unreadable).toContainText('cannot be put in a web address');
+    // Never the API root that `conversations/..` would have been.
+    expect(bilby.filter((path) => !/\/conversations(\/[^./][^/?]*)?(\?|$)/.test(path))).toEqual([]);
+  });
 });
 
 const HUGE = '0b9c2f3e-7d41-4a8e-9f20-5c6d7e8f9a01';

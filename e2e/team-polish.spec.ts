@@ -5,7 +5,7 @@ import {
   type Page,
   request as playwrightRequest,
 } from '@playwright/test';
-import { drawer, expectNoA11yViolations, MockControl, row } from './fixtures';
+import { drawer, expectNoA11yViolations, holdBack, MockControl, row } from './fixtures';
 import { startReviewerPortal } from './reviewer-portal';
 
 /**
@@ -89,6 +89,32 @@ test('a fresh 15-minute claim says 15 min left, to its holder and to the others'
   await expect(row(alice, id).getByTestId('row-team')).toContainText(
     `claimed by bob-${scene.tag} · 15 min left`,
   );
+});
+
+test('Claim pressed on the server’s page is done once the app runs, and the team’s line never says there is no portal server', async ({
+  scene,
+}) => {
+  test.slow();
+  const [id] = (await scene.ask(['Renew the staging certificate?'])) as [string];
+  const bob = await scene.reviewer('bob');
+  const release = await holdBack(bob, /\/assets\/[^/]+\.js$/);
+  await bob.goto(`questions/${id}`, { waitUntil: 'commit' });
+  await expect(drawer(bob).getByRole('button', { name: 'Claim' })).toBeVisible();
+  // Whatever the team's line says from here on, it is seen: "this deployment has none" once
+  // stood where Claim was, between the app taking the page over and its stream opening.
+  await bob.evaluate(() => {
+    const flag = () => {
+      if (document.querySelector('[data-testid="team-absent"]'))
+        document.documentElement.dataset.sawTeamAbsent = '';
+    };
+    new MutationObserver(flag).observe(document.body, { childList: true, subtree: true });
+  });
+  await drawer(bob).getByRole('button', { name: 'Claim' }).click();
+  await expect(bob.locator('html[data-hydrated]')).not.toBeAttached();
+  release();
+  await expect(drawer(bob).getByText('You hold this question · 15 min left')).toBeVisible();
+  await expect(bob.locator('html[data-saw-team-absent]')).toHaveCount(0);
+  await expect(drawer(bob).getByTestId('team-absent')).toHaveCount(0);
 });
 
 test('a bulk action names the questions a colleague has claimed, and leaves them alone if asked', async ({
