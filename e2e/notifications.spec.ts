@@ -1,6 +1,11 @@
 import type { Page } from '@playwright/test';
 import { drawer, expect, row, snapshot, test } from './fixtures';
 
+// Each journey serves the page a config.json of its own (a hidden tab's polling in seconds), which
+// the server's first screen was not rendered with: the browser would render the page anew over
+// it. These look at the browser's own render, as the page is when its config differs.
+test.use({ firstScreen: false });
+
 // A hidden tab polls every 15 s here (the lowest notifyPollIntervalMs allows): room for two polls.
 test.describe.configure({ timeout: 90_000 });
 
