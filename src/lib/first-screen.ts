@@ -6,7 +6,7 @@ import { createContext, use, useSyncExternalStore } from 'react';
  * `<script>` next to the HTML it rendered: the lists it read and what it assumed, so that the
  * browser's first render (hydration) is exactly the server's. See docs/server-rendering.md.
  */
-export const FIRST_SCREEN_VERSION = 1;
+export const FIRST_SCREEN_VERSION = 2;
 export const FIRST_SCREEN_ELEMENT_ID = 'qi-first-screen';
 
 export type ColorScheme = 'light' | 'dark';
@@ -35,9 +35,69 @@ export const PREFERENCE_COOKIES = {
   density: 'qi-density',
 } as const;
 
+/**
+ * A list as the page carries it: its questions as indices into the state's `records`. The lists
+ * of a page overlap (the pending list is most of the unfiltered one, often all of it): each
+ * question is sent, parsed and held once, not once per list.
+ */
+interface SentList {
+  questionRecords: number[];
+}
+
+/** The state as sent: `queries` with each question list's records moved to `records`. */
+interface SentState extends FirstScreenState {
+  records?: unknown[];
+}
+
+const questionsOf = (data: unknown): unknown[] | null => {
+  const questions = (data as { questions?: unknown } | null)?.questions;
+  return typeof data === 'object' && data !== null && Array.isArray(questions) ? questions : null;
+};
+
+/** `state` with the records its lists share sent once (a record the same to the letter). */
+export function packFirstScreen(state: FirstScreenState): SentState {
+  const records: unknown[] = [];
+  const indexOf = new Map<string, number>();
+  const queries = state.queries.queries.map((query) => {
+    const questions = questionsOf(query.state.data);
+    if (!questions) return query;
+    const questionRecords = questions.map((question) => {
+      const key = JSON.stringify(question);
+      let index = indexOf.get(key);
+      if (index === undefined) {
+        index = records.push(question) - 1;
+        indexOf.set(key, index);
+      }
+      return index;
+    });
+    const { questions: _sent, ...rest } = query.state.data as { questions: unknown[] };
+    const data: SentList = { ...rest, questionRecords };
+    return { ...query, state: { ...query.state, data } };
+  });
+  return { ...state, records, queries: { ...state.queries, queries } };
+}
+
+/** The lists of a sent state with their questions back (one object per record, shared). */
+export function unpackFirstScreen(sent: SentState): FirstScreenState | null {
+  const { records, ...state } = sent;
+  if (!Array.isArray(records)) return null;
+  let whole = true;
+  const queries = state.queries.queries.map((query) => {
+    const data = query.state.data as Partial<SentList> | null;
+    if (typeof data !== 'object' || data === null || !Array.isArray(data.questionRecords)) {
+      return query;
+    }
+    const { questionRecords, ...rest } = data;
+    const questions = questionRecords.map((index) => records[index]);
+    if (questions.some((question) => question === undefined)) whole = false;
+    return { ...query, state: { ...query.state, data: { ...rest, questions } } };
+  });
+  return whole ? { ...state, queries: { ...state.queries, queries } } : null;
+}
+
 /** The state as the text of a `<script type="application/json">`: nothing in it ends the element. */
 export function serializeFirstScreen(state: FirstScreenState): string {
-  return JSON.stringify(state)
+  return JSON.stringify(packFirstScreen(state))
     .replace(/</g, '\\u003c')
     .replace(/>/g, '\\u003e')
     .replace(/&/g, '\\u0026')
@@ -53,8 +113,8 @@ export function readFirstScreen(doc: Document): FirstScreenState | null {
   element?.remove();
   if (!text) return null;
   try {
-    const state = JSON.parse(text) as FirstScreenState;
-    return state.version === FIRST_SCREEN_VERSION ? state : null;
+    const sent = JSON.parse(text) as SentState;
+    return sent.version === FIRST_SCREEN_VERSION ? unpackFirstScreen(sent) : null;
   } catch {
     return null;
   }
