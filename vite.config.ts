@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { firstScreenParts } from './scripts/first-screen-chunk.ts';
 import { importRetry } from './scripts/import-retry.ts';
 import { minifyPublicScripts } from './scripts/minify-public.ts';
 import { precompress } from './scripts/precompress.ts';
@@ -12,6 +13,7 @@ import { sharedInterop } from './scripts/shared-interop.ts';
 
 const src = fileURLToPath(new URL('./src', import.meta.url));
 const mock = fileURLToPath(new URL('./mock', import.meta.url));
+const partsChunk = firstScreenParts(src);
 
 const COMPILE_HINT = '//# allFunctionsCalledOnLoad\n';
 /** The chunk of the first download left without it (codeSplitting below). */
@@ -184,6 +186,7 @@ export default defineConfig(({ isSsrBuild, mode }) => ({
           },
         },
         compileHints(),
+        partsChunk.check,
         importRetry(),
         sharedInterop(),
         minifyPublicScripts(),
@@ -234,6 +237,8 @@ export default defineConfig(({ isSsrBuild, mode }) => ({
                   name: 'question-policy',
                   test: (id: string) => FIRST_SCREEN_SHARED.some((pattern) => pattern.test(id)),
                 },
+                // The code of the parts every inbox page shows, in one file, not thirty.
+                ...partsChunk.groups,
               ],
             },
           },

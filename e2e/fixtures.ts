@@ -158,18 +158,28 @@ export async function snapshot(page: Page, name: string) {
 /**
  * Holds back the page's requests that `pattern` matches until the returned function is called:
  * a system's list, or a part's code, kept from arriving until the journey has measured or done
- * what must come first (never a timed delay, which races a loaded machine).
+ * what must come first (never a timed delay, which races a loaded machine). Releasing waits for a
+ * request to have matched, and fails if none does: a pattern that names a file the build no
+ * longer makes (its chunks renamed or merged) would otherwise hold nothing back and let the
+ * journey pass without testing anything.
  */
-export async function holdBack(page: Page, pattern: RegExp): Promise<() => void> {
+export async function holdBack(page: Page, pattern: RegExp): Promise<() => Promise<void>> {
   let release = () => {};
   const released = new Promise<void>((resolve) => {
     release = resolve;
   });
+  let held = 0;
   await page.route(pattern, async (route) => {
+    held += 1;
     await released;
     await route.continue();
   });
-  return release;
+  return async () => {
+    await expect
+      .poll(() => held, { message: `no request matched ${pattern} to be held back` })
+      .toBeGreaterThan(0);
+    release();
+  };
 }
 
 /**

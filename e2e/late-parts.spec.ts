@@ -29,7 +29,7 @@ for (const width of [1280, 375]) {
     const top = () => first.evaluate((node) => node.getBoundingClientRect().top);
     const before = await top();
     await expect(page.getByTestId('claimed-filter')).toHaveCount(0);
-    release();
+    await release();
     await expect(page.getByRole('status').filter({ hasText: 'clock' })).toBeVisible();
     await expect(page.getByTestId('claimed-filter')).toBeVisible();
     expect(await top()).toBe(before);
@@ -49,7 +49,7 @@ for (const width of [1440, 375]) {
     await expect(answer).toBeVisible();
     const top = () => answer.evaluate((node) => node.getBoundingClientRect().top);
     const before = await top();
-    release();
+    await release();
     await expect(drawer(page).getByRole('button', { name: 'Claim', exact: true })).toBeVisible();
     expect(await top()).toBe(before);
   });
@@ -66,7 +66,7 @@ for (const width of [1440, 375]) {
     await expect(answer).toBeVisible();
     const top = () => answer.evaluate((node) => node.getBoundingClientRect().top);
     const before = await top();
-    release();
+    await release();
     await expect(drawer(page).getByRole('button', { name: 'Team snippets' })).toBeVisible();
     expect(await top()).toBe(before);
   });

@@ -107,7 +107,7 @@ for (const slow of systems) {
     await answer.fill('Yes, go ahead');
     await expect(answer).toBeFocused();
     await expect(loadingLine).toBeVisible();
-    release();
+    await release();
 
     // Its rows arrive; the reviewer's focus and draft stay where they were.
     await expect(row(page, slow.row)).toBeVisible({ timeout: 15_000 });
@@ -156,7 +156,7 @@ test('a system answering late slots its rows in above the row under the pointer 
   await pointed.hover();
   expect(await page.evaluate(() => window.scrollY)).toBe(0);
   const before = await pointed.boundingBox();
-  release();
+  await release();
 
   const late = row(page, demoIds.pendingSoonest);
   await expect(late).toBeVisible({ timeout: 15_000 });
@@ -180,7 +180,7 @@ test("the line naming a system still loading comes and goes without moving the o
   await expect(first).toBeVisible();
   const top = () => first.evaluate((node) => node.getBoundingClientRect().top);
   const before = await top();
-  showLine();
+  await showLine();
   const line = page.locator('[data-sources-loading]');
   await expect(line).toContainText('Bilby is');
   expect(await top()).toBe(before);
@@ -193,7 +193,7 @@ test("the line naming a system still loading comes and goes without moving the o
   );
   expect(hitsLine).toBe(false);
   // Bilby's rows go in below the first (it expires soonest), and the line goes: nothing moved it.
-  release();
+  await release();
   await expect(row(page, `bilby:${bilbyDemoIds.naming}:${bilbyDemoIds.namingCall}`)).toBeVisible();
   await expect(line).toHaveCount(0);
   expect(await top()).toBe(before);

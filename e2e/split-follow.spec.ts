@@ -82,7 +82,7 @@ for (const [width, height] of [
       await expect(page).toHaveURL(new RegExp(`/questions/${next}$`));
       // Only the first rows are in the page until the virtualized list comes.
       await expect(row(page, next)).toHaveCount(0);
-      release();
+      await release();
       await expect(row(page, next).getByRole('link')).toHaveAttribute('aria-current', 'true');
       await expectRowInView(page, next);
     });

@@ -111,7 +111,7 @@ test('Claim pressed on the server’s page is done once the app runs, and the te
   });
   await drawer(bob).getByRole('button', { name: 'Claim' }).click();
   await expect(bob.locator('html[data-hydrated]')).not.toBeAttached();
-  release();
+  await release();
   await expect(drawer(bob).getByText('You hold this question · 15 min left')).toBeVisible();
   await expect(bob.locator('html[data-saw-team-absent]')).toHaveCount(0);
   await expect(drawer(bob).getByTestId('team-absent')).toHaveCount(0);
