@@ -1,0 +1,67 @@
+import { readFileSync } from 'node:fs';
+import { JSDOM } from 'jsdom';
+import { describe, expect, it } from 'vitest';
+import { loadRuntimeConfig } from '@/config/runtime-config';
+
+// public/first-screen.js stands in for public/prefetch.js on a page the server rendered, and does
+// the part of its work such a page needs (docs/server-rendering.md). Both are plain scripts with
+// no module to share, so the request they both make for config.json, which the app takes over
+// (src/app/prefetch.ts configFetch), is checked here to stay the one the app would make itself.
+
+interface Asked {
+  url: string;
+  init: RequestInit | undefined;
+}
+
+/** Runs a public/ script in a page of its own (its listeners stay there), at /inbox/questions. */
+function run(file: string): { asked: Asked[]; handedOver: Record<string, unknown> } {
+  const dom = new JSDOM(
+    '<!doctype html><html lang="en"><head><base href="/inbox/" /></head><body></body></html>',
+    { url: 'https://portal.example/inbox/questions', runScripts: 'outside-only' },
+  );
+  const asked: Asked[] = [];
+  const window = dom.window as unknown as Window & {
+    eval(code: string): unknown;
+    __questionsInboxPrefetch?: Record<string, unknown>;
+  };
+  window.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    asked.push({ url: String(input), init });
+    return new Response('{}');
+  }) as typeof fetch;
+  window.matchMedia = (() => ({ matches: false })) as unknown as typeof window.matchMedia;
+  window.eval(readFileSync(`public/${file}`, 'utf8'));
+  return { asked, handedOver: window.__questionsInboxPrefetch ?? {} };
+}
+
+async function appConfigRequest(): Promise<Asked> {
+  let asked: Asked | null = null;
+  await loadRuntimeConfig(new URL('https://portal.example/inbox/'), (async (input, init) => {
+    asked = { url: String(input), init };
+    return new Response('{}');
+  }) as typeof fetch);
+  if (!asked) throw new Error('the app asked for no config.json');
+  return asked;
+}
+
+const options = (init: RequestInit | undefined) => ({
+  cache: init?.cache,
+  credentials: init?.credentials,
+  redirect: init?.redirect,
+  headers: init?.headers,
+  method: init?.method,
+});
+
+describe('config.json asked for before the app runs', () => {
+  for (const file of ['first-screen.js', 'prefetch.js']) {
+    it(`public/${file} asks as the app would, and hands the app what it needs`, async () => {
+      const app = await appConfigRequest();
+      const { asked, handedOver } = run(file);
+      const config = asked.find((request) => request.url.endsWith('/config.json'));
+      expect(config?.url).toBe(app.url);
+      expect(options(config?.init)).toEqual(options(app.init));
+      expect(handedOver.config).toBeInstanceOf(Promise);
+      expect(Array.isArray(handedOver.blocked)).toBe(true);
+      expect(await handedOver.lists).toBeDefined();
+    });
+  }
+});
