@@ -1,9 +1,9 @@
 // One file for the code of the parts every inbox page shows at its first screen (the header's
 // tools, the push menu, who acted on a row, the reader of the server's lists) and what they import
-// that the first download does not hold. Left to the bundler, that
-// code came in about 30 files of 0.4–12 KB, mostly Mantine's components one by one: a page the
-// server rendered waited for all of them, six at a time over HTTP/1.1, before the app could take
-// its HTML over (about 100 ms on the bench's machine). See docs/performance.md.
+// that the first download does not hold. Left to the bundler, that code came in about 30 files of
+// 0.4–12 KB, mostly Mantine's components one by one: a page the server rendered waited for all of
+// them, six at a time over HTTP/1.1, before the app could take its HTML over (requests queued up
+// to 100 ms on the bench's machine). See docs/performance.md.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ChunkingContext, CodeSplittingGroup } from 'rolldown';
