@@ -27,7 +27,7 @@ export function isTextField(element: Element | null): boolean {
 }
 
 /** A dialog over the page (a confirmation, the shortcuts help) takes the keys while it is open. */
-function dialogOpen(): boolean {
+export function dialogOpen(): boolean {
   return document.querySelector('.mantine-Modal-content') !== null;
 }
 

@@ -1,10 +1,11 @@
 import { demoIds } from '@mock/seed';
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { findRow, mockCall, openDrawer, rowOf } from '@/test/inbox';
 import { getMockApi, holdNextPost, mockControl } from '@/test/mock-api';
 import { refreshNow, renderApp } from '@/test/render';
 import { NOT_APPLICABLE_ANSWER } from '../../api/schemas';
+import { SPLIT_VIEW_QUERY } from '../../hooks/use-split-view';
 
 // The drawer is a lazy chunk: its first import compiles it (and Mantine's drawer) on demand, which
 // on a busy machine takes longer than a query's one-second wait. Done once here, outside the tests.
@@ -461,5 +462,35 @@ describe('hostile content', () => {
     expect(text.querySelector('script, img')).toBeNull();
     expect(document.querySelector('img[onerror], a[href^="javascript:"]')).toBeNull();
     act(() => {});
+  });
+});
+
+describe('beside the list (a screen 1,280 px wide or more)', () => {
+  beforeEach(() => {
+    const plain = window.matchMedia;
+    vi.spyOn(window, 'matchMedia').mockImplementation((query: string) => ({
+      ...plain(query),
+      matches: query === SPLIT_VIEW_QUERY,
+    }));
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  it('Esc pressed while a dialog is open over it is the dialog’s, even before the dialog holds the focus', async () => {
+    const { dialog, user } = await openDrawer(demoIds.pendingYesNo);
+    expect(dialog).toHaveAttribute('aria-modal', 'false');
+    await user.keyboard('{Shift>}?{/Shift}');
+    await screen.findByRole('dialog', { name: 'Keyboard shortcuts' });
+    // As in the frame after a dialog opens, before its focus trap has moved the focus into it.
+    const close = within(dialog).getByRole('button', { name: 'Close question' });
+    close.focus();
+    await user.keyboard('{Escape}');
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: 'Keyboard shortcuts' })).toBeNull(),
+    );
+    expect(screen.getByRole('dialog', { name: 'Question' })).toBe(dialog);
+    // With no dialog over it, Esc closes the question.
+    close.focus();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Question' })).toBeNull());
   });
 });

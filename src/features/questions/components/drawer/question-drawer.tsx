@@ -24,7 +24,7 @@ import { findCachedQuestion, forgetQuestion } from '../../api/cache';
 import { useQuestionQueries } from '../../api/queries';
 import type { Question } from '../../api/schemas';
 import { type QuestionSource, useQuestionSource } from '../../api/source';
-import { isTextField } from '../../hooks/use-shortcuts';
+import { dialogOpen, isTextField } from '../../hooks/use-shortcuts';
 import { useSplitView } from '../../hooks/use-split-view';
 import { isAddressableId } from '../../sources/addressable';
 import { truncateText } from '../../utils/text';
@@ -265,7 +265,9 @@ function SplitPane({ onClose, children }: { onClose: () => void; children: React
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key !== 'Escape' || event.defaultPrevented || event.isComposing) return;
       const target = event.target instanceof Element ? event.target : null;
-      if (target?.closest('[aria-modal="true"]') || isTextField(target)) return;
+      // A dialog open over the page takes Esc even before its focus trap has moved the focus into
+      // it (a frame after it opens): the question under it stays open.
+      if (dialogOpen() || target?.closest('[aria-modal="true"]') || isTextField(target)) return;
       onClose();
     };
     window.addEventListener('keydown', onKeyDown);
