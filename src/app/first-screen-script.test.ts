@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { JSDOM } from 'jsdom';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { loadRuntimeConfig } from '@/config/runtime-config';
+import { configFetch } from './prefetch';
 
 // public/first-screen.js stands in for public/prefetch.js on a page the server rendered, and does
 // the part of its work such a page needs (docs/server-rendering.md). Both are plain scripts with
@@ -64,4 +65,30 @@ describe('config.json asked for before the app runs', () => {
       expect(await handedOver.lists).toBeDefined();
     });
   }
+});
+
+describe('config.json’s body, read by first-screen.js while the page is parsed', () => {
+  afterEach(() => {
+    delete window.__questionsInboxPrefetch;
+  });
+
+  it('is handed to the app, which parses it instead of reading the body again', async () => {
+    const { handedOver } = run('first-screen.js');
+    expect(await handedOver.configText).toBe('{}');
+    window.__questionsInboxPrefetch = {
+      config: Promise.resolve(new Response('{"apiBaseUrl": "from-the-body"}')),
+      configText: Promise.resolve('{"apiBaseUrl": "read-ahead"}'),
+    };
+    const loaded = await loadRuntimeConfig(new URL('https://portal.example/inbox/'), configFetch);
+    expect(loaded.ok && loaded.config.sources[0]?.apiBaseUrl).toBe('read-ahead');
+  });
+
+  it('is read by the app itself when first-screen.js could not read it', async () => {
+    window.__questionsInboxPrefetch = {
+      config: Promise.resolve(new Response('{"apiBaseUrl": "from-the-body"}')),
+      configText: Promise.resolve(null),
+    };
+    const loaded = await loadRuntimeConfig(new URL('https://portal.example/inbox/'), configFetch);
+    expect(loaded.ok && loaded.config.sources[0]?.apiBaseUrl).toBe('from-the-body');
+  });
 });

@@ -18,7 +18,6 @@ import { firstListStatus } from '@/features/questions/utils/lists-cut';
 import { type FirstScreenState, readFirstScreen } from '@/lib/first-screen';
 import { markFirstScreenShown } from '@/lib/idle';
 import { App } from './app';
-import type * as FirstScreenLists from './first-screen-lists';
 import { configFetch, watchBlockedApi } from './prefetch';
 import { apiRootUrl, createServices, type Services } from './services';
 
@@ -30,6 +29,14 @@ const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 // The server's render of the first screen, when the portal server sent one (entry-server.tsx).
 const firstScreen = readFirstScreen(document);
+/**
+ * The server's rows are on screen already (the app's modules run once the page is parsed): what
+ * waits for them may load now, and the parts the server rendered load before the app renders, so
+ * that it renders them at once (taking the HTML over in one pass: a part taken over later would
+ * meet the page's state of that later moment) and what was clicked or pressed on them meanwhile
+ * finds them. Asked for here, while config.json is read, not after it.
+ */
+const firstParts = firstScreen ? loadFirstScreenParts(firstScreen.parts) : null;
 let made: Root | null = null;
 /** The browser's own render, replacing whatever the page holds (the server's rows included). */
 const root = () => {
@@ -80,6 +87,20 @@ function hydrated(services: Services, config: RuntimeConfig, first: FirstScreenS
   void takenOver();
 }
 
+function loadFirstScreenParts(parts: readonly string[]) {
+  markFirstScreenShown({ now: true });
+  return Promise.all([
+    import('./first-screen-lists').then(
+      (module) => module.takeLists,
+      // Its code cannot be downloaded: the browser renders the page anew, as without it.
+      () => null,
+    ),
+    loadParts(parts).catch(() => {
+      // A part that cannot be downloaded: its boundary says so once the app renders.
+    }),
+  ]).then(([takeLists]) => takeLists);
+}
+
 /** What is wrong with the deployment: its issues, or the API address the browser blocked. */
 type StartFailure = { problem: string } & ({ issues: string[] } | { blockedApi: URL });
 
@@ -111,25 +132,9 @@ void loadRuntimeConfig(new URL(document.baseURI), configFetch).then(async (resul
       });
     });
     const services = createServices(result.config, result.baseUrl);
-    let takeLists: typeof FirstScreenLists.takeLists | null = null;
-    if (firstScreen) {
-      // The rows are on screen already (the server's): what waits for them may load now, and the
-      // parts the server rendered load before the app renders, so that it renders them at once
-      // (taking the HTML over in one pass: a part taken over later would meet the page's state of
-      // that later moment) and what was clicked or pressed on them meanwhile finds them.
-      markFirstScreenShown({ now: true });
-      [takeLists] = await Promise.all([
-        import('./first-screen-lists').then(
-          (module) => module.takeLists,
-          // Its code cannot be downloaded: the browser renders the page anew, as without it.
-          () => null,
-        ),
-        loadParts(firstScreen.parts).catch(() => {
-          // A part that cannot be downloaded: its boundary says so once the app renders.
-        }),
-      ]);
-      if (blocked) return;
-    }
+    const takeLists = firstParts ? await firstParts : null;
+    // Blocked while the parts were awaited: the error page is on its way, not the app.
+    if (blocked) return;
     // The server rendered this page: the browser takes over its HTML (hydration), unless this
     // tab remembers something the server could not know (embedded, from an earlier address).
     if (

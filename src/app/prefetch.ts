@@ -16,6 +16,8 @@ interface BlockedRequest {
 
 interface Prefetch {
   config?: Promise<Response>;
+  /** config.json's body, read as it arrived (null: not read, e.g. an error status). */
+  configText?: Promise<string | null>;
   /** One first list per source it could ask for (none in token mode or away from the list). */
   lists?: Promise<PrefetchedList[]>;
   /** Requests the Content-Security-Policy blocked before the app's code arrived. */
@@ -38,7 +40,19 @@ export const configFetch: typeof fetch = (input, init) => {
   const config = started?.config;
   if (!config) return fetch(input, init);
   started.config = undefined;
-  return config;
+  const text = started.configText;
+  if (!text) return config;
+  // Its body was read as it arrived (public/first-screen.js): a body read from here on would
+  // wait a turn of the page's busy thread (10-30 ms as the app starts), this parses at once.
+  return config.then((response) => {
+    Object.defineProperty(response, 'json', {
+      value: () =>
+        text.then((body) =>
+          body === null ? Response.prototype.json.call(response) : JSON.parse(body),
+        ),
+    });
+    return response;
+  });
 };
 
 function sameHeaders(a: Record<string, string>, b: HeadersInit | undefined): boolean {
