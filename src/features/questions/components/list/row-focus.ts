@@ -1,5 +1,5 @@
-import type { ReactElement, Ref } from 'react';
-import { useAfterHydration } from '@/lib/first-screen';
+import { type ReactElement, type Ref, use } from 'react';
+import { ServerViewContext, useAfterHydration } from '@/lib/first-screen';
 import type { Question } from '../../api/schemas';
 
 // What the plain list (question-list.tsx) and the virtualized one (virtual-list.tsx, loaded when a
@@ -16,11 +16,16 @@ export function firstRenderRows(rowHeight: number): number {
  */
 const SERVER_WINDOW_HEIGHT = 1200;
 
-/** firstRenderRows, from the server's render through hydration to the browser's own. */
+/**
+ * firstRenderRows, from the server's render through hydration to the browser's own. A page the
+ * server rendered keeps the rows it came with where the window shows fewer: taking them away would
+ * render the list again just as the app takes the page over, for rows no one sees the difference of.
+ */
 export function useFirstRenderRows(rowHeight: number): number {
-  return useAfterHydration(typeof window === 'undefined' ? 0 : firstRenderRows(rowHeight), () =>
-    Math.max(4, Math.ceil(SERVER_WINDOW_HEIGHT / rowHeight)),
-  );
+  const served = use(ServerViewContext) !== null;
+  const serverRows = Math.max(4, Math.ceil(SERVER_WINDOW_HEIGHT / rowHeight));
+  const own = typeof window === 'undefined' ? 0 : firstRenderRows(rowHeight);
+  return useAfterHydration(served ? Math.max(own, serverRows) : own, () => serverRows);
 }
 
 export interface QuestionListHandle {
