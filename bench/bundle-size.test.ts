@@ -66,8 +66,6 @@ describe('initial download of the built portal', () => {
     const renderedReport = describeInitialAssets(rendered);
     console.log(`A page the server rendered:\n${renderedReport}`);
     expect(rendered.js.map((asset) => asset.file)).toContain('first-screen.js');
-    // The locale data's worker, which first-screen.js starts, is downloaded with the page.
-    expect(rendered.js.map((asset) => asset.file)).toContain('warm-intl.js');
     expect(rendered.js.map((asset) => asset.file)).not.toContain('prefetch.js');
     expect(rendered.jsGzip, `initial JS over budget\n${renderedReport}`).toBeLessThanOrEqual(
       budgetMax('initialJs'),

@@ -12,11 +12,8 @@ export interface AssetSize {
   file: string;
   bytes: number;
   gzip: number;
-  /**
-   * How it was found: in index.html, only through a static import of another chunk, or as the
-   * worker a classic script starts as it runs (`new Worker(new URL('file.js', base))`).
-   */
-  foundBy: 'entry' | 'script' | 'modulepreload' | 'stylesheet' | 'import' | 'worker';
+  /** How it was found: in index.html, or only through a static import of another chunk. */
+  foundBy: 'entry' | 'script' | 'modulepreload' | 'stylesheet' | 'import';
 }
 
 export interface InitialAssets {
@@ -71,15 +68,7 @@ export async function initialAssetSizes(distDir: string, page?: string): Promise
     const attrs = attributes(tag);
     if (tag.toLowerCase().startsWith('<script')) {
       const src = attrs.get('src');
-      if (!local(src)) continue;
-      const module = attrs.get('type') === 'module';
-      add(toFile(src), module ? 'entry' : 'script');
-      if (module) continue;
-      // What a classic script downloads as it runs: the workers it starts.
-      const code = await readFile(toFile(src), 'utf8');
-      for (const [, worker] of code.matchAll(/new Worker\(new URL\(['"]([^'"]+)['"]/g)) {
-        if (local(worker)) add(toFile(worker), 'worker');
-      }
+      if (local(src)) add(toFile(src), attrs.get('type') === 'module' ? 'entry' : 'script');
       continue;
     }
     const rel = (attrs.get('rel') ?? '').toLowerCase().split(/\s+/);

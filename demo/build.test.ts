@@ -127,8 +127,6 @@ describe('the normal build (dist/)', () => {
       'push-sw.js',
       'push-sw.js.br',
       'push-sw.js.gz',
-      // Started by first-screen.js; too small to be worth compressing.
-      'warm-intl.js',
     ]);
   });
 });

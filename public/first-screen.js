@@ -23,13 +23,6 @@
   const configText = config
     .then((response) => (response.ok ? response.clone().text() : null))
     .catch(() => null);
-  // The browser's locale data (dates, relative times, sorting) loads on another thread meanwhile
-  // (public/warm-intl.js): on this one, its first use by the app would take about 20 ms.
-  try {
-    new Worker(new URL('warm-intl.js', base));
-  } catch {
-    // No workers here (or not allowed): the app loads that data itself, as before.
-  }
   // The lists are in the page: none to ask for.
   window.__questionsInboxPrefetch = { config, configText, lists: Promise.resolve([]), blocked };
   try {

@@ -7,7 +7,7 @@ import { transform } from 'esbuild';
 import type { Plugin } from 'vite';
 
 /** Files of public/ that are scripts the page loads as they are. */
-export const PUBLIC_SCRIPTS = ['prefetch.js', 'first-screen.js', 'warm-intl.js'];
+export const PUBLIC_SCRIPTS = ['prefetch.js', 'first-screen.js'];
 
 export function minifyPublicScripts(): Plugin {
   let outDir = 'dist';
