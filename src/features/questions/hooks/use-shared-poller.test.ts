@@ -36,7 +36,7 @@ function fakeLeader(initially: boolean) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    setWanted: () => {},
+    setWanted: vi.fn(),
     takeOver: vi.fn(),
     dispose: () => listeners.clear(),
     become(next) {
@@ -111,6 +111,17 @@ describe('createSharedPoller', () => {
     opened.queryClient.setQueryData(key, list(1));
     vi.advanceTimersByTime(12_000);
     expect(opened.leader.takeOver).not.toHaveBeenCalled();
+  });
+
+  it('asks for the lead once the page first listens, not as it renders', () => {
+    const hub = createHub();
+    const { leader, poller } = tab(hub, false);
+    expect(leader.setWanted).not.toHaveBeenCalled();
+    const stop = poller.subscribe(() => {});
+    poller.subscribe(() => {});
+    expect(leader.setWanted).toHaveBeenCalledOnce();
+    expect(leader.setWanted).toHaveBeenCalledWith(true);
+    stop();
   });
 
   it('a tab that opens starts the back-off again', () => {

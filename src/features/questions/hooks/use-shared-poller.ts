@@ -260,17 +260,24 @@ export function createSharedPoller({
     window.addEventListener('pagehide', onFreeze);
     window.addEventListener('pageshow', onResume);
   }
-  leader.setWanted(wantLead());
   if (leader.shared && !leader.isLeader()) {
     post({ type: 'hello' });
     expectLeader(nextDelay());
   }
+  // The lead is asked for once the page listens (its first subscriber, in an effect), not as the
+  // page renders: asked for then, the answer came while the app took the server's page over, and
+  // the inbox page rendered again within it (10 ms, before a click on a row could open it).
+  let asked = false;
 
   return {
     shared: leader.shared,
     isLeader: () => leader.isLeader(),
     subscribe(listener) {
       listeners.add(listener);
+      if (!asked) {
+        asked = true;
+        leader.setWanted(wantLead());
+      }
       return () => listeners.delete(listener);
     },
     nextDelay,
