@@ -7,7 +7,8 @@ export const activityQueries = {
   me: () =>
     queryOptions({
       queryKey: [...activityQueries.all(), 'me'],
-      queryFn: ({ signal }) => fetchMe(signal),
+      // Not abortable, for the same reason as the team's (presence/api/queries.ts).
+      queryFn: () => fetchMe(),
       staleTime: 5 * 60_000,
     }),
   page: (filter: ActivityFilter, cursor: number | null) =>
