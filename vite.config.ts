@@ -21,19 +21,20 @@ const UNHINTED = 'question-policy';
 
 /**
  * Chrome's explicit compile hint (Chrome 136+; other browsers ignore the comment) on the chunks the
- * entry imports (React, Mantine's core, the status policy): compile all their functions on the
- * background thread that streams the file, instead of one at a time on the main thread the first
- * time each is called. Most of their code runs at start-up. Not on the entry itself: it holds all
- * of React Router and React Query, much of which a visit never calls, and hinted it kept 0.2 MB
- * more compiled code in the heap (bench, 2026-12-02), which the drawer's warm-up now needs (see
- * WarmUp). Nor on the lazy parts (the drawer, dialogs, toasts, the other systems' adapters):
- * hinting them too kept 0.33 MB in the heap from start-up on, over the 5 MB budget (bench,
- * 2026-12-01); the drawer is warmed by running it once instead. Nor on the question-policy chunk
- * (zod, the API client, the clocks, React Query's and Mantine's shared core): most of it is zod,
- * of which the first screen calls a few functions, and compiling all of it kept ~0.06 MB in the
- * heap (bench, 2026-12-03). The comment must be the file's first
- * line, so it is added after minification and after Vite's own additions, and the emitted source
- * map (the `.map` file) moves down a line with it.
+ * entry imports (React; the bundler's runtime): compile all their functions on the background
+ * thread that streams the file, instead of one at a time on the main thread the first time each
+ * is called. Most of React's code runs at start-up: without the hint the browser's own render
+ * (nginx, the demo) showed its list 49 ms later (bench scratch A/B, 21 loads each, 2026-12-07),
+ * for 0.12 MB less heap. Not on the entry itself: it holds all of React Router and React Query,
+ * much of which a visit never calls, and hinted it kept 0.2 MB more compiled code in the heap
+ * (bench, 2026-12-02). Nor on the lazy parts (the drawer, dialogs, toasts, the other systems'
+ * adapters): hinting them too kept 0.33 MB in the heap from start-up on, over the 5 MB budget
+ * (bench, 2026-12-01); the drawer is warmed by running it once instead (WarmUp). Nor on the
+ * question-policy chunk (zod, the API client, the clocks, React Query's and Mantine's shared core):
+ * most of it is zod, of which the first screen calls a few functions, and compiling all of it kept
+ * ~0.06 MB in the heap (bench, 2026-12-03). The comment must be the file's first line, so it is
+ * added after minification and after Vite's own additions, and the emitted source map (the `.map`
+ * file) moves down a line with it.
  */
 function compileHints(): Plugin {
   return {
