@@ -1,5 +1,5 @@
 import type { MantineColorSchemeManager } from '@mantine/core';
-import { onlineManager, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { BrowserRouter, HashRouter } from 'react-router';
 import { LoadBoundary, lazyPart } from '@/components/load-boundary';
@@ -98,12 +98,6 @@ export function App({
   // rendered): React answers clicks from the commit on, and the keyboard's listeners are layout
   // effects too (useKeys), so the page's clicks and keys need not be held for longer.
   useLayoutEffect(() => firstCommit.current?.(), []);
-  // React Query learns of going offline from the browser's events, from now on: one that came
-  // before (the page, or its first screen, came with the connection already gone) is read here,
-  // or the page would say nothing of it until the connection came back. After the first render's
-  // own effects (this one runs after theirs), which have asked for what the page needs: an API
-  // that answers offline (the demo's, in a Service Worker) still answers them.
-  useEffect(() => onlineManager.setOnline(navigator.onLine), []);
   const [clock] = useState(() =>
     createServerClock(
       services.serverTime,

@@ -5,6 +5,7 @@ import './zod-setup';
 import './mantine-styles';
 import '@/styles/theme.generated.css';
 import '@/styles/app.css';
+import { onlineManager } from '@tanstack/react-query';
 import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
 import { matchPath } from 'react-router';
 import { loadParts } from '@/components/load-boundary';
@@ -49,6 +50,10 @@ const root = () => {
  * and keys for it.
  */
 async function takenOver() {
+  // React Query learns of going offline from the browser's events, from now on: one that came
+  // before (the page, or its first screen, came with the connection already gone) is read here,
+  // or the page would say nothing of it until the connection came back.
+  onlineManager.setOnline(navigator.onLine);
   const queue = window.__questionsInboxQueue;
   if (queue && queue.length > 0) {
     try {
