@@ -1,6 +1,6 @@
 import type { MantineColorSchemeManager } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { BrowserRouter, HashRouter } from 'react-router';
 import { LoadBoundary, lazyPart } from '@/components/load-boundary';
 import { resolveEmbed } from '@/config/embed';
@@ -93,11 +93,7 @@ export function App({
   onFirstCommit?: () => void;
 }) {
   const firstCommit = useRef(onFirstCommit);
-  // In the commit that puts the first render on the page, not in the effects that run after it
-  // (a frame later, after the browser has laid the page out and the stores' first re-reads have
-  // rendered): React answers clicks from the commit on, and the keyboard's listeners are layout
-  // effects too (useKeys), so the page's clicks and keys need not be held for longer.
-  useLayoutEffect(() => firstCommit.current?.(), []);
+  useEffect(() => firstCommit.current?.(), []);
   const [clock] = useState(() =>
     createServerClock(
       services.serverTime,

@@ -9,7 +9,7 @@ import '@mantine/core/styles/Divider.layer.css';
 import '@mantine/core/styles/Switch.layer.css';
 import { Alert, CloseButton, Drawer, Skeleton, Stack } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useId, useLayoutEffect, useState } from 'react';
+import { type ReactNode, useEffect, useId, useState } from 'react';
 import { PartBoundary } from '@/components/part-boundary';
 import { SessionEndedAlert } from '@/components/session-ended-alert';
 import { WarmUp } from '@/components/warm-up';
@@ -261,9 +261,7 @@ function DrawerView({
  */
 function SplitPane({ onClose, children }: { onClose: () => void; children: ReactNode }) {
   const titleId = useId();
-  // A layout effect, as the keyboard's other listeners (useKeys): in place when the app takes a
-  // page the server rendered with this question open over, and stops holding its keys (main.tsx).
-  useLayoutEffect(() => {
+  useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key !== 'Escape' || event.defaultPrevented || event.isComposing) return;
       const target = event.target instanceof Element ? event.target : null;
