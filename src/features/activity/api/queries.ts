@@ -8,7 +8,7 @@ export const activityQueries = {
     queryOptions({
       queryKey: [...activityQueries.all(), 'me'],
       // Not abortable, for the same reason as the team's (presence/api/queries.ts).
-      queryFn: () => fetchMe(),
+      queryFn: fetchMe,
       staleTime: 5 * 60_000,
     }),
   page: (filter: ActivityFilter, cursor: number | null) =>

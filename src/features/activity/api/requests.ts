@@ -29,9 +29,9 @@ export function activitySearch(
 }
 
 /** Who the portal server says is acting; null where there is no portal server (a static host). */
-export async function fetchMe(signal?: AbortSignal): Promise<Me | null> {
+export async function fetchMe(): Promise<Me | null> {
   try {
-    const data = await client().request('me', { signal });
+    const data = await client().request('me');
     return parseResponse(meSchema(), data, { method: 'GET', url: 'portal-api/me' });
   } catch (error) {
     // nginx or a static host answers 404 (or its index page): no trail here.

@@ -31,7 +31,7 @@ export const teamQueries = {
       queryKey: teamKeys.me(),
       // Not abortable: a row or header unmounting while it is on its way (as the app takes the
       // server's HTML over) would cancel it, and the next part to mount would ask again.
-      queryFn: () => fetchMe(),
+      queryFn: fetchMe,
       staleTime: 5 * 60_000,
       // Asked once: a server that cannot say who this is has no presence to show either.
       retry: false,

@@ -23,9 +23,9 @@ const client = () => createApiClient({ baseUrl: teamRoot() });
 const meClient = () => createApiClient({ baseUrl: new URL('portal-api/', document.baseURI) });
 
 /** Who the server says this browser's reviewer is; null without a portal server. */
-export async function fetchMe(signal?: AbortSignal): Promise<string | null> {
+export async function fetchMe(): Promise<string | null> {
   try {
-    const data = await meClient().request('me', { signal });
+    const data = await meClient().request('me');
     return parseResponse(meSchema(), data, { method: 'GET', url: 'portal-api/me' }).reviewer.id;
   } catch (error) {
     if (isNoPortalServer(error)) return null;
