@@ -8,6 +8,7 @@ import { defineConfig } from 'vitest/config';
 import { firstScreenParts } from './scripts/first-screen-chunk.ts';
 import { importRetry } from './scripts/import-retry.ts';
 import { minifyPublicScripts } from './scripts/minify-public.ts';
+import { beyondFirstDownload, partPreloadsFile } from './scripts/part-preloads.ts';
 import { precompress } from './scripts/precompress.ts';
 import { sharedInterop } from './scripts/shared-interop.ts';
 
@@ -78,35 +79,17 @@ function compileHints(): Plugin {
  */
 function severalSourcesCode(bundle: Record<string, unknown> | undefined): string[] | null {
   if (!bundle) return null;
-  type Chunk = {
-    type: 'chunk';
-    fileName: string;
-    isEntry: boolean;
-    imports: string[];
-    facadeModuleId: string | null;
-  };
-  const chunks = new Map<string, Chunk>();
-  for (const file of Object.values(bundle) as Array<{ type: string }>) {
-    if (file.type === 'chunk') chunks.set((file as Chunk).fileName, file as Chunk);
-  }
-  const closure = (roots: string[]) => {
-    const seen = new Set<string>();
-    const add = (fileName: string) => {
-      if (seen.has(fileName)) return;
-      seen.add(fileName);
-      for (const imported of chunks.get(fileName)?.imports ?? []) add(imported);
-    };
-    for (const root of roots) add(root);
-    return seen;
-  };
-  const initial = closure([...chunks.values()].filter((c) => c.isEntry).map((c) => c.fileName));
-  const roots = [...chunks.values()]
+  type Chunk = { type: 'chunk'; fileName: string; isEntry: boolean; imports: string[] };
+  const chunks = (Object.values(bundle) as Array<Chunk & { facadeModuleId: string | null }>).filter(
+    (file) => file.type === 'chunk',
+  );
+  const roots = chunks
     .filter((chunk) =>
       /[\\/]sources[\\/](inbox-source|system-sources)\.ts$/.test(chunk.facadeModuleId ?? ''),
     )
     .map((chunk) => chunk.fileName);
   if (roots.length === 0) return null;
-  return [...closure(roots)].filter((fileName) => !initial.has(fileName));
+  return beyondFirstDownload(chunks)(roots);
 }
 
 /**
@@ -188,6 +171,7 @@ export default defineConfig(({ isSsrBuild, mode }) => ({
         },
         compileHints(),
         partsChunk.check,
+        partPreloadsFile(src),
         importRetry(),
         sharedInterop(),
         minifyPublicScripts(),

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -154,6 +154,56 @@ describe('the first screen rendered on the server', () => {
     expect(rendered).toBeGreaterThanOrEqual(1);
     expect(rendered).toBeLessThan(12);
     expect(pages.every((html) => html.includes('<div id="root">'))).toBe(true);
+  });
+
+  it('asks for the code of the parts it rendered with the page, each file once, at the end of <head>', async () => {
+    const distDir = dist();
+    mkdirSync(path.join(distDir, 'assets'));
+    // As the browser's build writes it (scripts/part-preloads.ts).
+    writeFileSync(
+      path.join(distDir, 'first-screen-code.json'),
+      JSON.stringify({
+        always: ['assets/lists-1.js'],
+        parts: {
+          HeaderTools: ['assets/tools-1.js', 'assets/shared-1.js'],
+          ActedBy: ['assets/shared-1.js', 'assets/team-1.js'],
+          QuestionDrawer: ['assets/drawer-1.js', 'https://elsewhere.example/x.js'],
+        },
+      }),
+    );
+    const app = createPortalApp({
+      distDir,
+      mock: mock.app,
+      firstScreen: createFirstScreen({
+        ssrDir,
+        assetsDir: path.join(distDir, 'assets'),
+        mode: 'always',
+        log: () => {},
+      }),
+    });
+    const preloads = (html: string) =>
+      /((?:<link rel="modulepreload"[^>]*>\s*)*)<\/head>/
+        .exec(html)?.[1]
+        ?.trim()
+        .split(/\s*\n\s*/) ?? [];
+    const list = await (await page(app, '/questions', TENANT)).text();
+    expect(preloads(list)).toEqual([
+      '<link rel="modulepreload" href="./assets/lists-1.js" />',
+      '<link rel="modulepreload" href="./assets/tools-1.js" />',
+      '<link rel="modulepreload" href="./assets/shared-1.js" />',
+      '<link rel="modulepreload" href="./assets/team-1.js" />',
+    ]);
+    // A question's address: its pane's code too (and nothing from another site).
+    const id = /data-question-id="([^"]+)"/.exec(list)?.[1];
+    expect(id).toBeDefined();
+    const question = await (await page(app, `/questions/${id}`, TENANT)).text();
+    expect(question).toContain('<link rel="modulepreload" href="./assets/drawer-1.js" />');
+    expect(question).not.toContain('elsewhere.example');
+    // The page without rows (the browser's own render) preloads none of it.
+    const off = await (
+      await page(app, '/questions', { cookie: 'mock_tenant=ssr-test; qi-first-screen=off' })
+    ).text();
+    expect(off).not.toContain('modulepreload');
   });
 
   it('asks for the code of several systems with the page, only when the config has several', () => {

@@ -7,6 +7,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { PortalOptions } from '../http/portal';
+import { createPartPreloads, renderedParts } from './part-preloads';
 import { createPartStyles } from './part-styles';
 
 /** What src/app/entry-server.tsx exports (kept by hand: that file is built apart from the server). */
@@ -29,7 +30,10 @@ interface EntryServer {
 export interface RenderedPage {
   /** Goes in <head>, in place of prefetch.js: says the page holds its first screen. */
   head: string;
-  /** Goes at the end of <head>: the stylesheets of the parts on the page (part-styles.ts). */
+  /**
+   * Goes at the end of <head>: the stylesheets of the parts on the page (part-styles.ts), then the
+   * preloads of their code (part-preloads.ts).
+   */
   styles?: string;
   /** #root's content, then the state the browser hydrates with. */
   root: string;
@@ -46,7 +50,7 @@ export interface FirstScreenOptions {
   mode?: 'always' | 'when-asked';
   /** dist-ssr/: the server build of entry-server.tsx. */
   ssrDir: string;
-  /** dist/assets/: the browser build's files, whose stylesheets a page may need (part-styles.ts). */
+  /** dist/assets/: the browser build's files, whose stylesheets a page may need (part-styles.ts); the list of the parts' code (part-preloads.ts) is beside it. */
   assetsDir?: string;
   /** Longest wait for the lists before the page goes without rows (the browser then asks). */
   timeoutMs?: number;
@@ -116,6 +120,10 @@ export function createFirstScreen(options: FirstScreenOptions): FirstScreenRende
   const log = options.log ?? ((line: string) => console.error(line));
   let loaded: Promise<EntryServer> | null = null;
   const partStyles = options.assetsDir ? createPartStyles(options.assetsDir) : null;
+  // dist/first-screen-code.json, beside dist/assets/.
+  const partPreloads = options.assetsDir
+    ? createPartPreloads(path.dirname(options.assetsDir))
+    : null;
   let running = 0;
   const said = new Map<string, number>();
   // One line per kind of problem a minute, not one per page view.
@@ -190,7 +198,12 @@ export function createFirstScreen(options: FirstScreenOptions): FirstScreenRende
       }
       return withFirstScreen(template, {
         head: firstScreenHead(template, result.state),
-        styles: partStyles ? await partStyles(template, result.html) : '',
+        styles: [
+          partStyles ? await partStyles(template, result.html) : '',
+          ...(partPreloads ? await partPreloads(renderedParts(result.state)) : []),
+        ]
+          .filter(Boolean)
+          .join('\n    '),
         root: result.html,
         after: `<script type="application/json" id="${server.FIRST_SCREEN_ELEMENT_ID}">${state}</script>`,
         colorScheme,
