@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import { describe, expect, it } from 'vitest';
-import { firstScreenHead, withFirstScreen } from '../server/render/first-screen';
+import { firstScreenHead, withFirstScreen } from '../server/render/page-html';
 import {
   budgetMax,
   describeInitialAssets,
@@ -47,7 +47,6 @@ describe('initial download of the built portal', () => {
         head: firstScreenHead(template, { config: JSON.stringify({ apiBaseUrl: 'api' }) }),
         root: '<main></main>',
         after: '',
-        colorScheme: null,
       });
       rendered = await initialAssetSizes(outDir, page ?? '');
     } finally {

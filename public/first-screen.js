@@ -1,5 +1,5 @@
 // Questions Inbox: the page's first screen came from the server (server/render/first-screen.ts
-// puts this script, right after <base>, only into such a page, instead of prefetch.js;
+// puts this script, at the end of <head>, only into such a page, instead of prefetch.js;
 // docs/server-rendering.md). Until the app has taken the page over (main.tsx sets data-hydrated
 // on <html>), what a reviewer clicks or presses on the server's rows is kept and done again once
 // it has; the preferences the server renders with are kept in cookies as well as localStorage

@@ -1,4 +1,4 @@
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, constants, gunzipSync } from 'node:zlib';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { createMockBackend } from '../../mock/app';
@@ -137,4 +137,45 @@ describe('compress middleware', () => {
     const res = await app.request('/', { method: 'HEAD', headers: { 'Accept-Encoding': 'br' } });
     expect(res.headers.get('content-encoding')).toBeNull();
   });
+});
+
+describe('a page sent in pieces', () => {
+  it.each(['br', 'gzip'] as const)(
+    '%s: its first piece comes out compressed before the next is made',
+    async (encoding) => {
+      let finish = () => {};
+      const later = new Promise<void>((resolve) => {
+        finish = resolve;
+      });
+      const head = `<!doctype html><html><head>${'<meta name="x" content="y" />'.repeat(60)}`;
+      const app = appWith((c) =>
+        c.body(
+          new ReadableStream<Uint8Array>({
+            start(controller) {
+              controller.enqueue(new TextEncoder().encode(head));
+            },
+            async pull(controller) {
+              await later;
+              controller.enqueue(new TextEncoder().encode('</head><body>rows</body></html>'));
+              controller.close();
+            },
+          }),
+          200,
+          { 'Content-Type': 'text/html; charset=UTF-8' },
+        ),
+      );
+      const res = await app.request('/', { headers: { 'Accept-Encoding': encoding } });
+      expect(res.headers.get('Content-Encoding')).toBe(encoding);
+      const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+      const first = await reader.read();
+      const inflate = encoding === 'br' ? brotliDecompressSync : gunzipSync;
+      // A flushed piece of the stream decodes on its own (finishFlush: what has come so far).
+      const options = {
+        finishFlush: encoding === 'br' ? constants.BROTLI_OPERATION_FLUSH : constants.Z_SYNC_FLUSH,
+      };
+      expect(inflate(Buffer.from(first.value as Uint8Array), options).toString()).toBe(head);
+      finish();
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {}
+    },
+  );
 });

@@ -50,17 +50,22 @@ export function varyOnEncoding(current: string | null): string {
   return `${current}, Accept-Encoding`;
 }
 
-function compressor(encoding: Encoding) {
+/**
+ * `eachChunk`: what was compressed of each chunk goes out with it (a page sent in pieces: its
+ * <head> before its rows, server/http/portal.ts), not when the compressor's buffer fills.
+ */
+function compressor(encoding: Encoding, eachChunk: boolean) {
   // Fast settings: these bodies are made per request (the static assets are compressed at build
   // time with the slowest, smallest settings). Brotli 4 is smaller than gzip 6 and about as fast.
   return encoding === 'br'
     ? createBrotliCompress({
+        ...(eachChunk ? { flush: constants.BROTLI_OPERATION_FLUSH } : {}),
         params: {
           [constants.BROTLI_PARAM_QUALITY]: 4,
           [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
         },
       })
-    : createGzip({ level: 6 });
+    : createGzip({ level: 6, ...(eachChunk ? { flush: constants.Z_SYNC_FLUSH } : {}) });
 }
 
 /**
@@ -144,8 +149,9 @@ export function compress(options: { threshold?: number } = {}): MiddlewareHandle
       }
     }
     if (encoding && body) {
+      const html = /^\s*text\/html(?:[;\s]|$)/i.test(type ?? '');
       body = body.pipeThrough(
-        Duplex.toWeb(compressor(encoding)) as unknown as ReadableWritablePair<
+        Duplex.toWeb(compressor(encoding, html)) as unknown as ReadableWritablePair<
           Uint8Array,
           Uint8Array
         >,

@@ -78,8 +78,9 @@ export interface PortalOptions {
   onUpstream?: (sourceId: string, method: string, status: number, seconds: number) => void;
   /**
    * The first screen rendered on the server (server/render/first-screen.ts): index.html (the
-   * `template`) with the rows already in it, or null to send the template as it is. Without it,
-   * the browser renders the page alone.
+   * `template`) in two pieces, `head` sent at once and `rest()` (the rows, or what the plain page
+   * has there when there are none; asked for once `head` is on its way) once rendered; or null to
+   * send the template as it is. Without it, the browser renders the page alone.
    */
   firstScreen?: (page: {
     request: Request;
@@ -88,7 +89,7 @@ export interface PortalOptions {
     template: string;
     /** Answers a request as the portal would (its own app's fetch). */
     portal: (request: Request) => Promise<Response>;
-  }) => Promise<string | null>;
+  }) => Promise<{ head: string; rest: () => Promise<string> } | null>;
   /** Answers `/portal-api/…`, the portal server's own API (the audit trail's read side). */
   portalApi?: (request: Request, innerPath: string) => Promise<Response>;
   /** What `GET /readyz` reports (server/http/health.ts); without it, ready as soon as it answers. */
@@ -414,10 +415,35 @@ export function createPortalApp(options: PortalOptions): Hono {
             portal: async (request) => app.fetch(request),
           })
         : null;
-    return c.html(page ?? template, 200, {
+    const headers = {
       'Cache-Control': 'no-store',
       // No cache keeps it (no-store): the page holds the reviewer's own lists.
       'Content-Security-Policy': page ? cspWithStyleAttributes : csp,
+    };
+    if (!page) return c.html(template, 200, headers);
+    // <head> at once: the browser fetches the app's stylesheet and code while the server renders.
+    const encoder = new TextEncoder();
+    let headSent = false;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        if (!headSent) {
+          headSent = true;
+          controller.enqueue(encoder.encode(page.head));
+          return;
+        }
+        controller.enqueue(encoder.encode(await page.rest()));
+        controller.close();
+      },
+      // The browser went away: the render still ends (and frees its place).
+      cancel() {
+        void page.rest();
+      },
+    });
+    return c.body(body, 200, {
+      ...headers,
+      'Content-Type': 'text/html; charset=UTF-8',
+      // Sent as it comes: without it, the Node adapter waits a turn for more before the headers.
+      'Transfer-Encoding': 'chunked',
     });
   };
 

@@ -6,7 +6,8 @@ import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockBackend, type MockBackend } from '../../mock/app';
 import { createPortalApp } from '../http/portal';
-import { cookieValue, createFirstScreen, readHeaders, sourcesCodePreloads } from './first-screen';
+import { cookieValue, createFirstScreen, readHeaders } from './first-screen';
+import { sourcesCodePreloads } from './page-html';
 
 // The real server build of src/app/entry-server.tsx (as `npm run build` makes it), serving a
 // page of the real portal app with the mock Reflexio behind it.
@@ -139,6 +140,53 @@ describe('the first screen rendered on the server', () => {
     });
     const down = await (await page(app, '/questions', { cookie: 'mock_tenant=ssr-down' })).text();
     expect(down).toContain('boot-message');
+  });
+
+  it('sends the page’s <head> before it reads the lists, and the plain page’s rest when they fail', async () => {
+    const app = createPortalApp({
+      distDir: dist(),
+      mock: mock.app,
+      firstScreen: createFirstScreen({ ssrDir, mode: 'always', log: () => {} }),
+    });
+    // The list read is held 400 ms: the <head> comes first, on its own.
+    await mock.app.request('/__mock/faults', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-mock-tenant': 'ssr-slow' },
+      body: JSON.stringify({ kind: 'latency', latencyMs: 400, count: 10 }),
+    });
+    const asked = performance.now();
+    const response = await page(app, '/questions', { cookie: 'mock_tenant=ssr-slow' });
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    const first = await reader.read();
+    const headAfter = performance.now() - asked;
+    const head = decoder.decode(first.value);
+    expect(head).toContain('<title>Questions</title>');
+    expect(head).not.toContain('</head>');
+    expect(head).not.toContain('prefetch.js');
+    expect(headAfter).toBeLessThan(400);
+    let rest = '';
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      rest += decoder.decode(chunk.value, { stream: true });
+    }
+    expect(performance.now() - asked).toBeGreaterThanOrEqual(400);
+    expect(rest).toContain('<script src="./first-screen.js"></script>');
+    expect(rest.match(/data-question-id=/g)?.length).toBeGreaterThan(0);
+    // The lists fail once the <head> is sent: the rest is the plain page's, which the browser
+    // renders itself (prefetch.js asking for the lists, as without a first screen).
+    await mock.app.request('/__mock/faults', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-mock-tenant': 'ssr-broken' },
+      body: JSON.stringify({ kind: 'status', status: 500, count: 10 }),
+    });
+    const broken = await (
+      await page(app, '/questions', { cookie: 'mock_tenant=ssr-broken' })
+    ).text();
+    expect(broken).toContain('<script src="./prefetch.js"></script>');
+    expect(broken).toContain('<link rel="preload" href="./config.json"');
+    expect(broken).toContain('boot-message');
+    expect(broken).not.toContain('first-screen.js');
+    expect(broken.indexOf('prefetch.js')).toBeLessThan(broken.indexOf('</head>'));
   });
 
   it('renders at most `maxConcurrent` pages at once; the rest get the page without rows', async () => {

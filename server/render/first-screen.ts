@@ -7,6 +7,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { PortalOptions } from '../http/portal';
+import { firstScreenHead, type RenderedPage, splitPage } from './page-html';
 import { createPartPreloads, renderedParts } from './part-preloads';
 import { createPartStyles } from './part-styles';
 
@@ -19,27 +20,13 @@ interface EntryServer {
     colorScheme: 'light' | 'dark' | null;
     density: 'comfortable' | 'compact';
     timeoutMs: number;
+    onStart?: () => Promise<void> | void;
   }): Promise<
     | { rendered: true; html: string; state: unknown; problems: string[] }
     | { rendered: false; reason: string; problems?: string[] }
   >;
   serializeFirstScreen(state: unknown): string;
   FIRST_SCREEN_ELEMENT_ID: string;
-}
-
-export interface RenderedPage {
-  /** Goes in <head>, in place of prefetch.js: says the page holds its first screen. */
-  head: string;
-  /**
-   * Goes at the end of <head>: the stylesheets of the parts on the page (part-styles.ts), then the
-   * preloads of their code (part-preloads.ts).
-   */
-  styles?: string;
-  /** #root's content, then the state the browser hydrates with. */
-  root: string;
-  after: string;
-  /** The scheme the page is drawn in (<html data-mantine-color-scheme>), when the cookie says. */
-  colorScheme: 'light' | 'dark' | null;
 }
 
 export interface FirstScreenOptions {
@@ -63,6 +50,9 @@ export interface FirstScreenOptions {
 
 /** The portal's hook for it (PortalOptions.firstScreen): the page's HTML, or null for the template. */
 export type FirstScreenRender = NonNullable<PortalOptions['firstScreen']>;
+
+/** Longest the render waits for the page's <head> to be sent before it reads the lists. */
+const HEAD_WAIT_MS = 1000;
 
 /** Headers a read of the page's own data takes from the page's request; the rest are the browser's to set. */
 const DROPPED = new Set([
@@ -150,13 +140,58 @@ export function createFirstScreen(options: FirstScreenOptions): FirstScreenRende
     return loaded;
   };
 
+  /** The page's rest: the first screen, or null for the plain page's (logged once a minute). */
+  const rest = async (
+    server: EntryServer,
+    rendering: ReturnType<EntryServer['renderFirstScreen']>,
+    template: string,
+  ): Promise<RenderedPage | null> => {
+    try {
+      const result = await rendering;
+      // What failed on the server is rendered by the browser: one line a minute for operators.
+      const first = result.problems?.[0];
+      if (first) sayOnce('part', `First screen: a part was left to the browser: ${first}`);
+      if (!result.rendered) return null;
+      const state = server.serializeFirstScreen(result.state);
+      if (state.length > maxStateBytes) {
+        sayOnce(
+          'large',
+          `First screen: lists over ${maxStateBytes} bytes are read by the browser, not put in the page.`,
+        );
+        return null;
+      }
+      return {
+        head: firstScreenHead(template, result.state),
+        styles: [
+          partStyles ? await partStyles(template, result.html) : '',
+          ...(partPreloads ? await partPreloads(renderedParts(result.state)) : []),
+        ]
+          .filter(Boolean)
+          .join('\n    '),
+        root: result.html,
+        after: `<script type="application/json" id="${server.FIRST_SCREEN_ELEMENT_ID}">${state}</script>`,
+      };
+    } catch (error) {
+      sayOnce(
+        'failed',
+        `First screen: rendering failed (${error instanceof Error ? error.message : String(error)}); pages are rendered by the browser until it works again.`,
+      );
+      return null;
+    }
+  };
+
   return async ({ request, url, baseUrl, template, portal }) => {
     // A reviewer (or a test) can ask for the browser's render alone, or for the server's where it
     // is not on for everyone yet: docs/server-rendering.md.
     const asked = cookieValue(request, 'qi-first-screen');
     if (asked === 'off' || (mode === 'when-asked' && asked !== 'on')) return null;
     if (running >= maxConcurrent) return null;
+    const scheme = cookieValue(request, 'qi-color-scheme');
+    const colorScheme = scheme === 'dark' || scheme === 'light' ? scheme : null;
+    const split = splitPage(template, colorScheme);
+    if (!split) return null;
     running += 1;
+    let done: Promise<RenderedPage | null> = Promise.resolve(null);
     try {
       const server = await entry();
       if (!server) return null;
@@ -173,41 +208,40 @@ export function createFirstScreen(options: FirstScreenOptions): FirstScreenRende
           new Request(asked.url, { method: 'GET', headers: merged, signal: asked.signal }),
         );
       };
-      const scheme = cookieValue(request, 'qi-color-scheme');
-      const colorScheme = scheme === 'dark' || scheme === 'light' ? scheme : null;
       const density = cookieValue(request, 'qi-density') === 'compact' ? 'compact' : 'comfortable';
-      const result = await server.renderFirstScreen({
+      // The render goes on once the page's <head> is on its way (`rest` is asked for): its work
+      // would otherwise hold the <head> back, on this one thread.
+      let go = () => {};
+      const headGone = new Promise<void>((resolve) => {
+        go = resolve;
+        setTimeout(resolve, HEAD_WAIT_MS).unref?.();
+      });
+      let started = () => {};
+      const start = new Promise<'started'>((resolve) => {
+        started = () => resolve('started');
+      });
+      const rendering = server.renderFirstScreen({
         url,
         baseUrl,
         fetch: read,
         colorScheme,
         density,
         timeoutMs,
+        onStart: () => {
+          started();
+          return headGone;
+        },
       });
-      // What failed on the server is rendered by the browser: one line a minute for operators.
-      const first = result.problems?.[0];
-      if (first) sayOnce('part', `First screen: a part was left to the browser: ${first}`);
-      if (!result.rendered) return null;
-      const state = server.serializeFirstScreen(result.state);
-      if (state.length > maxStateBytes) {
-        sayOnce(
-          'large',
-          `First screen: lists over ${maxStateBytes} bytes are read by the browser, not put in the page.`,
-        );
-        return null;
-      }
-      return withFirstScreen(template, {
-        head: firstScreenHead(template, result.state),
-        styles: [
-          partStyles ? await partStyles(template, result.html) : '',
-          ...(partPreloads ? await partPreloads(renderedParts(result.state)) : []),
-        ]
-          .filter(Boolean)
-          .join('\n    '),
-        root: result.html,
-        after: `<script type="application/json" id="${server.FIRST_SCREEN_ELEMENT_ID}">${state}</script>`,
-        colorScheme,
-      });
+      done = rest(server, rendering, template);
+      // Not for this page (another address, keys in the browser): the plain page as it is.
+      if ((await Promise.race([start, done])) === null) return null;
+      return {
+        head: split.head,
+        rest: () => {
+          go();
+          return done.then((page) => (page ? split.rendered(page) : split.plain));
+        },
+      };
     } catch (error) {
       sayOnce(
         'failed',
@@ -215,65 +249,10 @@ export function createFirstScreen(options: FirstScreenOptions): FirstScreenRende
       );
       return null;
     } finally {
-      running -= 1;
+      // Counted until the page is rendered, not until its <head> is sent.
+      void done.finally(() => {
+        running -= 1;
+      });
     }
   };
-}
-
-/**
- * With several systems, their code (vite.config.ts names it in the `qi-sources-code` meta) is
- * needed before the app can take the page over: asked for with the page, as prefetch.js does on
- * the browser's own render once config.json says there are several.
- */
-export function sourcesCodePreloads(template: string, state: unknown): string[] {
-  const files = /<meta name="qi-sources-code" content="([^"]*)"/.exec(template)?.[1];
-  const config =
-    typeof state === 'object' && state !== null && 'config' in state ? state.config : null;
-  if (!files || typeof config !== 'string') return [];
-  let sources: unknown;
-  try {
-    sources = (JSON.parse(config) as { sources?: unknown }).sources;
-  } catch {
-    return [];
-  }
-  if (!Array.isArray(sources) || sources.length < 2) return [];
-  return files
-    .split(' ')
-    .filter((file) => /^assets\/[\w.-]+\.js$/.test(file))
-    .map((file) => `<link rel="modulepreload" href="./${file}" />`);
-}
-
-/** What a page with its first screen has in <head> in place of prefetch.js. */
-export function firstScreenHead(template: string, state: unknown): string {
-  return [
-    '<meta name="qi-first-screen" content="1" />',
-    '<script src="./first-screen.js"></script>',
-    ...sourcesCodePreloads(template, state),
-  ].join('\n    ');
-}
-
-/** index.html with the rendered page in it; the template as it is when there is none. */
-export function withFirstScreen(html: string, page: RenderedPage): string | null {
-  const root = /<div id="root">[\s\S]*?<\/div>(\s*<noscript>)/;
-  if (!root.test(html)) return null;
-  let out = html
-    // The lists are in the page: first-screen.js, in page.head, does what else prefetch.js did,
-    // config.json's request included (asked for before a preload below <base> would be, which
-    // the browser would then warn was never used).
-    .replace(/\s*<script src="\.\/prefetch\.js"><\/script>/, '')
-    .replace(/\s*<link rel="preload" href="\.\/config\.json"[^>]*>/, '')
-    // Right after <base>: before anything that could be clicked is parsed.
-    .replace(/<base [^>]*>/, (base) => `${base}\n    ${page.head}`)
-    .replace('</head>', () => (page.styles ? `  ${page.styles}\n  </head>` : '</head>'))
-    .replace(
-      root,
-      (_all, noscript: string) => `<div id="root">${page.root}</div>${page.after}${noscript}`,
-    );
-  if (page.colorScheme) {
-    out = out.replace(
-      '<html lang="en">',
-      `<html lang="en" data-mantine-color-scheme="${page.colorScheme}">`,
-    );
-  }
-  return out;
 }

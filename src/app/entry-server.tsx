@@ -30,6 +30,12 @@ export interface FirstScreenInput {
   density: 'comfortable' | 'compact';
   /** How long the lists may take before the page is sent without rows (the browser asks then). */
   timeoutMs: number;
+  /**
+   * Told once the page will be rendered if its lists come (the deployment and the address allow
+   * it), before they are read: the portal sends the page's <head> then (server/render/), and the
+   * lists are read once that is on its way.
+   */
+  onStart?: () => Promise<void> | void;
 }
 
 export type FirstScreen =
@@ -56,6 +62,7 @@ export async function renderFirstScreen(input: FirstScreenInput): Promise<FirstS
   if (config.links === 'hash') return { rendered: false, reason: 'hash links' };
   const path = `/${input.url.pathname.slice(baseUrl.pathname.length)}`;
   if (!matchPath(INBOX_ROUTE, path)) return { rendered: false, reason: 'not the inbox' };
+  await input.onStart?.();
   const services = createServices(config, baseUrl, { retries: false, fetchImpl: input.fetch });
   const { status } = parseFilters(input.url.searchParams);
   const queries = createQuestionQueries(services.source, services.queryClient);
