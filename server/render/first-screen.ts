@@ -164,7 +164,7 @@ export function createFirstScreen(options: FirstScreenOptions): FirstScreenRende
         head: firstScreenHead(template, result.state),
         styles: [
           partStyles ? await partStyles(template, result.html) : '',
-          ...(partPreloads ? await partPreloads(renderedParts(result.state)) : []),
+          (partPreloads && (await partPreloads(renderedParts(result.state)))) ?? '',
         ]
           .filter(Boolean)
           .join('\n    '),

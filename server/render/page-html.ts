@@ -8,8 +8,8 @@ export interface RenderedPage {
   /** Goes at the end of <head>, in place of prefetch.js: says the page holds its first screen. */
   head: string;
   /**
-   * Goes after it: the stylesheets of the parts on the page (part-styles.ts), then the preloads
-   * of their code (part-preloads.ts).
+   * Goes after it: the stylesheets of the parts on the page (part-styles.ts), then the names of
+   * their code's files, for the app to ask for as it starts (part-preloads.ts).
    */
   styles?: string;
   /** #root's content, then the state the browser hydrates with. */

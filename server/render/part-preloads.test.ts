@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { preloadLinks, readPartPreloads, renderedParts } from './part-preloads';
+import { partCodeMeta, readPartPreloads, renderedParts } from './part-preloads';
 
 describe('the preloads of a first screen’s parts', () => {
   it('reads only the build’s own file names, and nothing from a broken or missing list', () => {
@@ -16,16 +16,16 @@ describe('the preloads of a first screen’s parts', () => {
     ).toEqual({ always: ['assets/a-1.js'], parts: { Team: ['assets/t-1.js'], Odd: [] } });
   });
 
-  it('links each file once, those every page needs first', () => {
+  it('names each file once, those every page needs first', () => {
     const preloads = {
       always: ['assets/a.js'],
       parts: { A: ['assets/a.js', 'assets/b.js'], B: ['assets/b.js'] },
     };
-    expect(preloadLinks(preloads, ['A', 'B', 'Unknown'])).toEqual([
-      '<link rel="modulepreload" href="./assets/a.js" />',
-      '<link rel="modulepreload" href="./assets/b.js" />',
-    ]);
-    expect(preloadLinks(null, ['A'])).toEqual([]);
+    expect(partCodeMeta(preloads, ['A', 'B', 'Unknown'])).toBe(
+      '<meta name="qi-first-screen-code" content="assets/a.js assets/b.js" />',
+    );
+    expect(partCodeMeta({ always: [], parts: {} }, ['A'])).toBeNull();
+    expect(partCodeMeta(null, ['A'])).toBeNull();
   });
 
   it('takes the part names from the page’s state', () => {

@@ -1,8 +1,9 @@
 // The code a page the server rendered needs before the app can take it over: the reader of its
 // lists and the parts it rendered (the header's tools, who acted on a row, the question's pane…).
-// The app asks for them as soon as its own code has run; named in the page's <head>, they download
-// and compile while the HTML is still being read instead. The browser's build lists each part's
-// files in dist/first-screen-code.json (scripts/part-preloads.ts).
+// The app asked for them only once its own first download had run (about 100 ms of it); named in
+// the page's <head>, they are asked for by the app's first module instead (src/app/
+// first-screen-code.ts). The browser's build lists each part's files in dist/first-screen-code.json
+// (scripts/part-preloads.ts).
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -37,20 +38,30 @@ export function readPartPreloads(text: string): PartPreloads | null {
   }
 }
 
-/** The `<link rel="modulepreload">`s for a page with these parts, each file once. */
-export function preloadLinks(preloads: PartPreloads | null, parts: readonly string[]): string[] {
-  if (!preloads) return [];
+/**
+ * The files for a page with these parts, each once, named for the app's first module to ask for
+ * (src/app/first-screen-code.ts); null when there are none. Not `<link rel="modulepreload">`s:
+ * those would download with the page, before its rows are drawn (issue 40: the first download is
+ * not to grow), when the app needs them only once its own code has run.
+ */
+export function partCodeMeta(
+  preloads: PartPreloads | null,
+  parts: readonly string[],
+): string | null {
+  if (!preloads) return null;
   const files = new Set(preloads.always);
   for (const part of parts) for (const file of preloads.parts[part] ?? []) files.add(file);
-  return [...files].map((file) => `<link rel="modulepreload" href="./${file}" />`);
+  return files.size > 0
+    ? `<meta name="qi-first-screen-code" content="${[...files].join(' ')}" />`
+    : null;
 }
 
-/** The parts' preloads of a rendered page; read once from `distDir`. */
+/** The meta naming a rendered page's parts' code; the list is read once from `distDir`. */
 export function createPartPreloads(distDir: string) {
   let preloads: Promise<PartPreloads | null> | null = null;
-  return async (parts: readonly string[]): Promise<string[]> => {
+  return async (parts: readonly string[]): Promise<string | null> => {
     preloads ??= readFile(path.join(distDir, FILE), 'utf8').then(readPartPreloads, () => null);
-    return preloadLinks(await preloads, parts);
+    return partCodeMeta(await preloads, parts);
   };
 }
 

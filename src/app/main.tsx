@@ -1,5 +1,7 @@
 // Before any module asks for a chunk of the build (scripts/import-retry.ts).
 import '@/lib/import-retry';
+// The code a server-rendered page needs before it is taken over, asked for while this code runs.
+import './first-screen-code';
 // Before anything builds a zod schema.
 import './zod-setup';
 import './mantine-styles';
