@@ -140,8 +140,8 @@ export function createFirstScreen(options: FirstScreenOptions): FirstScreenRende
     return loaded;
   };
 
-  /** The page's rest: the first screen, or null for the plain page's (logged once a minute). */
-  const rest = async (
+  /** The rendered page, or null for the plain page's rest (what went wrong logged once a minute). */
+  const finish = async (
     server: EntryServer,
     rendering: ReturnType<EntryServer['renderFirstScreen']>,
     template: string,
@@ -232,7 +232,7 @@ export function createFirstScreen(options: FirstScreenOptions): FirstScreenRende
           return headGone;
         },
       });
-      done = rest(server, rendering, template);
+      done = finish(server, rendering, template);
       // Not for this page (another address, keys in the browser): the plain page as it is.
       if ((await Promise.race([start, done])) === null) return null;
       return {
