@@ -115,6 +115,8 @@ describe('the normal build (dist/)', () => {
     expect([...portal.keys()].filter((file) => !file.startsWith('assets/'))).toEqual([
       'config.json',
       'favicon.svg',
+      // The code of each part a server-rendered page can hold, for the server (scripts/part-preloads.ts).
+      'first-screen-code.json',
       // Only in a page whose first screen the server rendered (server/render/first-screen.ts).
       'first-screen.js',
       'first-screen.js.br',
