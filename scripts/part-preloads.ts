@@ -1,9 +1,9 @@
 // Which files a page the server rendered needs before the app can take it over (issue 40): the
 // reader of its lists and the code of the parts it rendered (src/components/load-boundary.tsx,
-// `lazyPart(load, name)`). The app asks for them as soon as its own code runs; a page that names
-// them in its <head> (`<link rel="modulepreload">`, server/render/part-preloads.ts) has them
-// downloaded and compiled while the HTML is still being read, and the app takes over that much
-// sooner. The build writes the names of those files to dist/first-screen-code.json.
+// `lazyPart(load, name)`). The build writes their names to dist/first-screen-code.json; the server
+// names a page's in its <head> (server/render/part-preloads.ts) and the app's first module asks for
+// them (src/app/first-screen-code.ts), so that they download while the rest of the app's code runs
+// instead of once all of it has.
 import path from 'node:path';
 import type { Plugin } from 'vite';
 

@@ -123,6 +123,11 @@ export function createFirstScreen(options: FirstScreenOptions): FirstScreenRende
     said.set(kind, now);
     log(line);
   };
+  const sayFailed = (error: unknown) =>
+    sayOnce(
+      'failed',
+      `First screen: rendering failed (${error instanceof Error ? error.message : String(error)}); pages are rendered by the browser until it works again.`,
+    );
 
   // Loaded once: its chunks import it by its plain address (a query string would load a second
   // copy of every shared module). `npm start` builds before it serves.
@@ -172,10 +177,7 @@ export function createFirstScreen(options: FirstScreenOptions): FirstScreenRende
         after: `<script type="application/json" id="${server.FIRST_SCREEN_ELEMENT_ID}">${state}</script>`,
       };
     } catch (error) {
-      sayOnce(
-        'failed',
-        `First screen: rendering failed (${error instanceof Error ? error.message : String(error)}); pages are rendered by the browser until it works again.`,
-      );
+      sayFailed(error);
       return null;
     }
   };
@@ -243,10 +245,7 @@ export function createFirstScreen(options: FirstScreenOptions): FirstScreenRende
         },
       };
     } catch (error) {
-      sayOnce(
-        'failed',
-        `First screen: rendering failed (${error instanceof Error ? error.message : String(error)}); pages are rendered by the browser until it works again.`,
-      );
+      sayFailed(error);
       return null;
     } finally {
       // Counted until the page is rendered, not until its <head> is sent.

@@ -4,6 +4,8 @@
 // when that is done: the first screen's tags, </head> and the rows, or, when there are none to
 // send (a system failed, the lists are too large), what the plain page has there instead.
 
+import { BUILT_FILE } from './part-preloads';
+
 export interface RenderedPage {
   /** Goes at the end of <head>, in place of prefetch.js: says the page holds its first screen. */
   head: string;
@@ -110,7 +112,7 @@ export function sourcesCodePreloads(template: string, state: unknown): string[] 
   if (!Array.isArray(sources) || sources.length < 2) return [];
   return files
     .split(' ')
-    .filter((file) => /^assets\/[\w.-]+\.js$/.test(file))
+    .filter((file) => BUILT_FILE.test(file))
     .map((file) => `<link rel="modulepreload" href="./${file}" />`);
 }
 

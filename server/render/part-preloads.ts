@@ -16,7 +16,7 @@ interface PartPreloads {
 }
 
 /** Only the build's own file names: `assets/<name>.js`. */
-const BUILT_FILE = /^assets\/[\w.-]+\.js$/;
+export const BUILT_FILE = /^assets\/[\w.-]+\.js$/;
 
 /** The build's list, or null when there is none (a build from before it, or a broken file). */
 export function readPartPreloads(text: string): PartPreloads | null {
