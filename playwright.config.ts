@@ -34,7 +34,11 @@ export default defineConfig({
   expect: { timeout: process.env.CI ? 15_000 : 7_000 },
   reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
   use: {
-    baseURL: `http://localhost:${port}/`,
+    // 127.0.0.1, not localhost: Playwright's own requests (APIRequestContext, route.fetch) look a
+    // name up for IPv6 and IPv4 both, and on machines whose /etc/hosts has no ::1 entry the IPv6
+    // lookup goes to the DNS server, where every 50th took 5 s (measured): about one mock call in
+    // 60 stalled a journey 5 s. Chromium resolves localhost itself; an address needs no lookup.
+    baseURL: `http://127.0.0.1:${port}/`,
     // Locally a failing journey keeps its trace. On CI none is recorded: a run there is a fresh
     // clone that keeps only its log, and recording every journey's trace took about 30 % of the
     // journeys' time on these 2-core machines (sources + inbox specs: 143 s with, 101 s without).
@@ -76,7 +80,7 @@ export default defineConfig({
   ],
   webServer: {
     command: 'node --import tsx server/start.ts',
-    url: `http://localhost:${port}/config.json`,
+    url: `http://127.0.0.1:${port}/config.json`,
     reuseExistingServer: false,
     timeout: 120_000,
     // Some journeys seed 1 MB records through the mock, past the default 1 MB body cap.

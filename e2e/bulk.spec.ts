@@ -2,15 +2,12 @@ import { expect, expectNoA11yViolations, type MockControl, row, test } from './f
 
 async function askMany(mock: MockControl, count: number) {
   await mock.reset('empty');
-  const ids: string[] = [];
-  for (let i = 1; i <= count; i++) {
-    const { id } = await mock.ask({
-      question: `Bulk question ${i}: rotate the key?`,
-      expires_in_seconds: 3600 + i * 60,
-    });
-    ids.push(id);
-  }
-  return ids;
+  return mock.askAll(
+    Array.from({ length: count }, (_, k) => ({
+      question: `Bulk question ${k + 1}: rotate the key?`,
+      expires_in_seconds: 3600 + (k + 1) * 60,
+    })),
+  );
 }
 
 const tick = (i: number) => ({ name: `Select: Bulk question ${i}: rotate the key?` });

@@ -49,6 +49,20 @@ export class MockControl {
     return call;
   }
 
+  /**
+   * Creates the questions, 25 at a time, and returns their ids in the order given (each in its own
+   * request, as agents ask; one after the other, 130 took 4-6 s of a journey on CI's machines).
+   * The order they are created in is not kept: give each its own expiry when the list's order matters.
+   */
+  async askAll(questions: Array<Record<string, unknown>>): Promise<string[]> {
+    const ids: string[] = [];
+    for (let start = 0; start < questions.length; start += 25) {
+      const made = await Promise.all(questions.slice(start, start + 25).map((q) => this.ask(q)));
+      ids.push(...made.map((call) => call.id));
+    }
+    return ids;
+  }
+
   /** Acts on a question as another reviewer would. */
   asOtherReviewer(
     id: string,

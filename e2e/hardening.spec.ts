@@ -203,7 +203,7 @@ test('an API address the page’s security policy blocks names the setting', asy
 }) => {
   // The same server under another origin: the CSP (connect-src 'self') blocks it.
   const other = new URL(baseURL ?? '');
-  other.hostname = '127.0.0.1';
+  other.hostname = other.hostname === 'localhost' ? '127.0.0.1' : 'localhost';
   await page.route(/\/config\.json$/, (route) =>
     route.fulfill({ json: { apiBaseUrl: new URL('api', other).href } }),
   );

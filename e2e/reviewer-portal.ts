@@ -24,7 +24,7 @@ export async function startReviewerPortal(
     ...env,
   });
   return {
-    url: `http://localhost:${port}/`,
+    url: `http://127.0.0.1:${port}/`,
     async stop() {
       await server.stop();
       rmSync(dataDir, { recursive: true, force: true });

@@ -22,15 +22,12 @@ async function expectRowInView(page: Page, id: string) {
 /** `count` pending free-text questions, in the Pending list's order (soonest expiry first). */
 async function askMany(mock: MockControl, count: number) {
   await mock.reset('empty');
-  const ids: string[] = [];
-  for (let i = 1; i <= count; i++) {
-    const { id } = await mock.ask({
-      question: `Follow question ${i}: which region should the job use?`,
-      expires_in_seconds: 3600 + i * 60,
-    });
-    ids.push(id);
-  }
-  return ids;
+  return mock.askAll(
+    Array.from({ length: count }, (_, k) => ({
+      question: `Follow question ${k + 1}: which region should the job use?`,
+      expires_in_seconds: 3600 + (k + 1) * 60,
+    })),
+  );
 }
 
 for (const [width, height] of [

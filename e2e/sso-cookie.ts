@@ -67,11 +67,11 @@ export async function startSsoPortal(env: Record<string, string> = {}): Promise<
   const proxyPort = (proxy.address() as AddressInfo).port;
   // The portal answers for the proxy's name, as ALLOWED_HOSTS says in a deployment.
   const portal = await startReviewerPortal({
-    ALLOWED_HOSTS: `localhost:${proxyPort}`,
+    ALLOWED_HOSTS: `127.0.0.1:${proxyPort}`,
     ...env,
   });
   const portPort = Number(new URL(portal.url).port);
-  const url = `http://localhost:${proxyPort}/`;
+  const url = `http://127.0.0.1:${proxyPort}/`;
   return {
     url,
     async signIn(context, email) {

@@ -35,7 +35,7 @@ const test = base.extend<object, { replicas: [string, string] }>({
           ...extra,
         });
         servers.push(server);
-        return `http://localhost:${port}/`;
+        return `http://127.0.0.1:${port}/`;
       };
       try {
         const a = await start(await freePort(), {});

@@ -4,16 +4,13 @@ import { drawer, expect, type MockControl, row, test } from './fixtures';
 /** Asks `count` questions, the first expiring soonest (the Pending list's order). */
 async function askMany(mock: MockControl, count: number) {
   await mock.reset('empty');
-  const ids: string[] = [];
-  for (let i = 1; i <= count; i++) {
-    const { id } = await mock.ask({
-      question: `Triage question ${i}: may the job run?`,
+  return mock.askAll(
+    Array.from({ length: count }, (_, k) => ({
+      question: `Triage question ${k + 1}: may the job run?`,
       answer_format: 'yes/no',
-      expires_in_seconds: 3600 + i * 60,
-    });
-    ids.push(id);
-  }
-  return ids;
+      expires_in_seconds: 3600 + (k + 1) * 60,
+    })),
+  );
 }
 
 /** Every draft the portal keeps in this browser. */

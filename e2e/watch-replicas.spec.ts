@@ -56,7 +56,7 @@ const test = base.extend<{ setup: { mockUrl: string; replicas: Replica[] } }>({
             METRICS_TOKEN,
           });
           servers.push(server);
-          replicas.push({ url: `http://localhost:${port}/`, server });
+          replicas.push({ url: `http://127.0.0.1:${port}/`, server });
         }
         await use({ mockUrl, replicas });
       } finally {

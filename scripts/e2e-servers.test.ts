@@ -19,7 +19,7 @@ describe('playwright.config.ts', () => {
     const server = Array.isArray(config.webServer) ? config.webServer[0] : config.webServer;
     expect(server?.reuseExistingServer).toBe(false);
     expect(server?.env?.PORT).toBe(port);
-    expect(config.use?.baseURL).toBe(`http://localhost:${port}/`);
+    expect(config.use?.baseURL).toBe(`http://127.0.0.1:${port}/`);
   });
 
   it('refuses a port something else already serves', { timeout: 60_000 }, async () => {
