@@ -23,7 +23,7 @@ export const PART_MODULES: Readonly<Record<string, readonly string[]>> = {
   History: ['features/activity/components/question-history.tsx'],
   Snippets: ['features/snippets/answer-snippets.tsx'],
   QuestionDrawer: ['features/questions/components/drawer/question-drawer.tsx'],
-  PageParts: ['features/questions/components/drawer/question-drawer.tsx'],
+  PageParts: ['features/questions/components/list/page-parts.tsx'],
   SourceNotes: ['features/questions/components/list/source-notes.tsx'],
   UnreadableRecords: ['features/questions/components/list/unreadable-records.tsx'],
   ClockSkewNotice: ['components/clock-skew-notice.tsx'],

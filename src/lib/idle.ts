@@ -57,3 +57,33 @@ export function whenIdle(task: () => void): () => void {
   const handle = setTimeout(task, 200);
   return () => clearTimeout(handle);
 }
+
+/** What says a reviewer is using the page, not only looking at it. */
+const INPUT_EVENTS = [
+  'pointermove',
+  'pointerover',
+  'pointerdown',
+  'touchstart',
+  'wheel',
+  'keydown',
+  'focusin',
+] as const;
+
+/**
+ * Runs `task` once, at the reviewer's first input on the page (the pointer moves, a key, a touch,
+ * the wheel, the focus moving), for code only a reviewer at work needs: a tab left open and not
+ * touched never runs it. Returns a cancel function.
+ */
+export function whenReviewerActs(task: () => void): () => void {
+  if (typeof window === 'undefined') return () => {};
+  const options = { capture: true, passive: true } as const;
+  const stop = () => {
+    for (const type of INPUT_EVENTS) window.removeEventListener(type, act, options);
+  };
+  function act() {
+    stop();
+    task();
+  }
+  for (const type of INPUT_EVENTS) window.addEventListener(type, act, options);
+  return stop;
+}

@@ -28,22 +28,9 @@ import { dialogOpen, isTextField } from '../../hooks/use-shortcuts';
 import { useSplitView } from '../../hooks/use-split-view';
 import { isAddressableId } from '../../sources/addressable';
 import { truncateText } from '../../utils/text';
-// Loaded with the drawer, once the list is on screen: the tab's count is no part of the first one.
-import { PendingTitle } from '../list/pending-title';
 import { LoadFailed } from '../shared/load-failed';
-import { OutboxRunner } from './outbox-runner';
 import { QuestionDetail } from './question-detail';
 import classes from './split-pane.module.css';
-
-/** What the list's page runs once the drawer's code is here: the tab's title, the held actions. */
-export function PageParts({ pending }: { pending: Question[] | undefined }) {
-  return (
-    <>
-      <PendingTitle pending={pending} />
-      <OutboxRunner />
-    </>
-  );
-}
 
 /**
  * Ids come from agents and the URL: anything that cannot be an id of its system, or cannot be put
