@@ -110,6 +110,34 @@ function reactRouterProductionBuild(): Plugin {
   };
 }
 
+/** The module MantineProvider renders its <style> of CSS variables with. */
+const MANTINE_CSS_VARIABLES = './MantineCssVariables/MantineCssVariables.mjs';
+const NO_CSS_VARIABLES = '\0questions-inbox:no-mantine-css-variables';
+
+/**
+ * The portal's MantineProvider never renders Mantine's CSS variables (`withCssVariables={false}`
+ * in src/app/mantine-provider.tsx: theme.generated.css holds them, for the CSP), but the module
+ * that would render them computes all of Mantine's default variables when it is imported
+ * (remove-default-variables.mjs: about 640 strings in three objects, kept for the page's life,
+ * and code V8 optimises while it builds them). The build gives MantineProvider a component that
+ * renders nothing in its place. Tests and the dev server keep Mantine's own.
+ */
+function noMantineCssVariables(): Plugin {
+  return {
+    name: 'questions-inbox:no-mantine-css-variables',
+    apply: 'build',
+    enforce: 'pre',
+    resolveId: (source, importer) =>
+      source === MANTINE_CSS_VARIABLES &&
+      importer &&
+      /@mantine[\\/]core[\\/]esm[\\/]core[\\/]MantineProvider[\\/]MantineProvider\.mjs$/.test(importer)
+        ? NO_CSS_VARIABLES
+        : null,
+    load: (id) =>
+      id === NO_CSS_VARIABLES ? 'export function MantineCssVariables() { return null; }' : null,
+  };
+}
+
 /**
  * Modules of the first screen that lazily loaded parts (the drawer, the Activity page, the
  * adapters) import too. Left to the bundler, each became a file of its own, a dozen files of
@@ -141,9 +169,10 @@ export default defineConfig(({ isSsrBuild, mode }) => ({
   // Relative asset URLs plus a <base href> in index.html: one build serves any sub-path.
   base: './',
   plugins: isSsrBuild
-    ? [reactRouterProductionBuild(), react()]
+    ? [reactRouterProductionBuild(), noMantineCssVariables(), react()]
     : [
         reactRouterProductionBuild(),
+        noMantineCssVariables(),
         react(),
         {
           // public/prefetch.js fetches config.json and the first list while the app downloads. It is
