@@ -98,6 +98,18 @@ describe('the first screen state in the page', () => {
     expect(readFirstScreen(pageWith(JSON.stringify(older)))).toBeNull();
   });
 
+  it('reads records with the same long strings, deep and huge ones, as they were', () => {
+    const scope = 'f'.repeat(64);
+    let deep: unknown = 'bottom of an agent’s nested value';
+    for (let level = 0; level < 2_000; level++) deep = { a: deep, scope };
+    const records = [
+      { ...question('d'), scopeHash: scope, args: { question: question('d').questionText, deep } },
+      { ...question('e'), scopeHash: scope, args: { list: Array(300_000).fill(scope) } },
+    ];
+    const wide = stateWith([list('pending', records)]);
+    expect(readFirstScreen(pageWith(serializeFirstScreen(wide)))).toEqual(wide);
+  });
+
   it('removes the element once read', () => {
     const doc = pageWith(serializeFirstScreen(state));
     readFirstScreen(doc);

@@ -77,10 +77,47 @@ export function packFirstScreen(state: FirstScreenState): SentState {
   return { ...state, records, queries: { ...state.queries, queries } };
 }
 
+/** Strings this short V8's JSON.parse shares already; longer ones it makes anew each time. */
+const SHARED_BY_PARSE = 10;
+/** Values visited at most: an agent's 10,000-level or 1 MB field costs the walk nothing more. */
+const SHARE_WALK_LIMIT = 200_000;
+
+/**
+ * Each longer string of the records held once: a record's text is in it twice (`questionText`
+ * and `args.question`, as the server's adapters hand it on) and its scope's hash is the same in
+ * every record of that scope, but JSON.parse makes a string of each occurrence. With 500
+ * questions that was about 0.14 MB of the page's heap for as long as it lived (bench/heap-kinds.ts).
+ */
+function shareStrings(records: unknown[]): void {
+  const strings = new Map<string, string>();
+  const stack: unknown[] = [records];
+  let visited = 0;
+  // The value at `key` of `holder`, held once.
+  const share = (holder: Record<string | number, unknown>, key: string | number) => {
+    visited++;
+    const value = holder[key];
+    if (typeof value === 'string') {
+      if (value.length <= SHARED_BY_PARSE) return;
+      const held = strings.get(value);
+      if (held === undefined) strings.set(value, value);
+      else holder[key] = held;
+    } else if (typeof value === 'object' && value !== null) stack.push(value);
+  };
+  while (stack.length > 0 && visited < SHARE_WALK_LIMIT) {
+    const holder = stack.pop() as Record<string | number, unknown>;
+    // An array by its indices: Object.keys would make a string of each (V8 then keeps a 64 KB
+    // cache of number strings for the page's life).
+    if (Array.isArray(holder))
+      for (let index = 0; index < holder.length; index++) share(holder, index);
+    else for (const key of Object.keys(holder)) share(holder, key);
+  }
+}
+
 /** The lists of a sent state with their questions back (one object per record, shared). */
 export function unpackFirstScreen(sent: SentState): FirstScreenState | null {
   const { records, ...state } = sent;
   if (!Array.isArray(records)) return null;
+  shareStrings(records);
   let whole = true;
   const queries = state.queries.queries.map((query) => {
     const data = query.state.data as Partial<SentList> | null;
