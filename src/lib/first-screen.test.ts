@@ -110,6 +110,23 @@ describe('the first screen state in the page', () => {
     expect(readFirstScreen(pageWith(serializeFirstScreen(wide)))).toEqual(wide);
   });
 
+  it('holds the system, tags and scope the records repeat once, as the adapters do', () => {
+    const origin = { id: 'reflexio', kind: 'reflexio', label: 'Reflexio' };
+    const records = ['f', 'g'].map((id) => ({
+      ...question(id),
+      source: origin,
+      tags: ['deploy'],
+      scope: { org_id: 'acme', user_id: 'u1' },
+    }));
+    const read = readFirstScreen(pageWith(serializeFirstScreen(stateWith([list('p', records)]))));
+    const data = read?.queries.queries[0]?.state.data as { questions: typeof records } | undefined;
+    const [f, g] = data?.questions ?? [];
+    expect(f).toEqual(records[0]);
+    expect(g?.source).toBe(f?.source);
+    expect(g?.tags).toBe(f?.tags);
+    expect(g?.scope).toBe(f?.scope);
+  });
+
   it('removes the element once read', () => {
     const doc = pageWith(serializeFirstScreen(state));
     readFirstScreen(doc);

@@ -1,5 +1,6 @@
 import type { DehydratedState } from '@tanstack/react-query';
 import { createContext, use, useSyncExternalStore } from 'react';
+import { createIntern } from './intern';
 
 /**
  * What the server's render of the first screen (entry-server.tsx) hands the browser, in a JSON
@@ -81,15 +82,23 @@ export function packFirstScreen(state: FirstScreenState): SentState {
 const SHARED_BY_PARSE = 10;
 /** Values visited at most: an agent's 10,000-level or 1 MB field costs the walk nothing more. */
 const SHARE_WALK_LIMIT = 200_000;
+/** A record's small values the adapters hand on shared (sources/reflexio/wire.ts, intern.json). */
+const SHARED_VALUES = ['source', 'tags', 'scope'];
 
 /**
- * Each longer string of the records held once: a record's text is in it twice (`questionText`
- * and `args.question`, as the server's adapters hand it on) and its scope's hash is the same in
- * every record of that scope, but JSON.parse makes a string of each occurrence. With 500
- * questions that was about 0.14 MB of the page's heap for as long as it lived (bench/heap-kinds.ts).
+ * Each repeated value of the records held once, as the adapters that made them hold them: a
+ * record's text is in it twice (`questionText` and `args.question`), a scope's hash, its scope and
+ * the record's system in every record of that scope, but JSON.parse makes a string or an object of
+ * each occurrence. With 500 questions that was about 0.14 MB of the page's heap for as long as it
+ * lived (bench/heap-kinds.ts).
  */
-function shareStrings(records: unknown[]): void {
-  const strings = new Map<string, string>();
+function shareRepeats(records: unknown[]): void {
+  const intern = createIntern();
+  for (const record of records) {
+    if (typeof record !== 'object' || record === null) continue;
+    const fields = record as Record<string, unknown>;
+    for (const key of SHARED_VALUES) if (key in fields) fields[key] = intern.json(fields[key]);
+  }
   const stack: unknown[] = [records];
   let visited = 0;
   // The value at `key` of `holder`, held once.
@@ -97,10 +106,7 @@ function shareStrings(records: unknown[]): void {
     visited++;
     const value = holder[key];
     if (typeof value === 'string') {
-      if (value.length <= SHARED_BY_PARSE) return;
-      const held = strings.get(value);
-      if (held === undefined) strings.set(value, value);
-      else holder[key] = held;
+      if (value.length > SHARED_BY_PARSE) holder[key] = intern.text(value);
     } else if (typeof value === 'object' && value !== null) stack.push(value);
   };
   while (stack.length > 0 && visited < SHARE_WALK_LIMIT) {
@@ -117,7 +123,7 @@ function shareStrings(records: unknown[]): void {
 export function unpackFirstScreen(sent: SentState): FirstScreenState | null {
   const { records, ...state } = sent;
   if (!Array.isArray(records)) return null;
-  shareStrings(records);
+  shareRepeats(records);
   let whole = true;
   const queries = state.queries.queries.map((query) => {
     const data = query.state.data as Partial<SentList> | null;
