@@ -149,7 +149,7 @@ const FIRST_SCREEN_SHARED = [
   /src[\\/]features[\\/]questions[\\/](utils[\\/]question-policy|sources[\\/](types|addressable|\w+[\\/]capabilities))\.ts$/,
   /src[\\/]lib[\\/](api-client|clock|server-clock|format-time)\.ts$/,
   /node_modules[\\/]@tanstack[\\/]query-core[\\/]build[\\/]modern[\\/](subscribable|focusManager|timeoutManager|utils|environmentManager|notifyManager|removable|onlineManager|retryer)\.js$/,
-  /node_modules[\\/]@tanstack[\\/]react-query[\\/]build[\\/]modern[\\/]QueryClientProvider\.js$/,
+  /node_modules[\\/]@tanstack[\\/]react-query[\\/]build[\\/]modern[\\/](QueryClientProvider|queryOptions)\.js$/,
   /node_modules[\\/]@mantine[\\/]core[\\/]esm[\\/]components[\\/](Loader|Text|Transition|UnstyledButton|CloseButton)[\\/]/,
   /node_modules[\\/]@mantine[\\/]hooks[\\/]esm[\\/](use-media-query|use-did-update|use-reduced-motion|use-id|use-window-event|utils[\\/]random-id)[\\/]/,
 ];
