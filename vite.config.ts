@@ -130,7 +130,9 @@ function noMantineCssVariables(): Plugin {
     resolveId: (source, importer) =>
       source === MANTINE_CSS_VARIABLES &&
       importer &&
-      /@mantine[\\/]core[\\/]esm[\\/]core[\\/]MantineProvider[\\/]MantineProvider\.mjs$/.test(importer)
+      /@mantine[\\/]core[\\/]esm[\\/]core[\\/]MantineProvider[\\/]MantineProvider\.mjs$/.test(
+        importer,
+      )
         ? NO_CSS_VARIABLES
         : null,
     load: (id) =>
