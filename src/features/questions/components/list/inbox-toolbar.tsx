@@ -3,6 +3,7 @@ import { memo, type Ref } from 'react';
 import field from '@/components/field.module.css';
 import { Picker } from '@/components/picker';
 import type { PickerSpec } from '@/config/shell-context';
+import { type Slot, useSlot } from '@/lib/value-slot';
 import type { Density } from '../../hooks/use-density';
 import type { StatusCounts } from '../../hooks/use-inbox-data';
 import { useSourceOptions } from '../../hooks/use-source-options';
@@ -28,9 +29,26 @@ export interface InboxToolbarProps {
   onDensityChange: (density: Density) => void;
   /** Ids of the sources whose list has not answered yet, space-separated. */
   loadingSources?: string | undefined;
-  /** Pickers another part adds once it has loaded (the team's Claimed filter), before Sort. */
-  morePickers?: readonly PickerSpec[] | undefined;
+  /**
+   * The team's Claimed filter, before Sort, as its part says once loaded (null: none; undefined:
+   * not said yet, and its place is kept with a picker not usable yet).
+   */
+  claimed?: Slot<PickerSpec | null | undefined> | undefined;
 }
+
+const noop = () => {};
+/**
+ * The Claimed filter's place while its part loads (team-bar.tsx): the same picker, not usable yet
+ * (and without the part's test id, which says the part is here).
+ */
+const CLAIMED_LOADING: PickerSpec = {
+  label: 'Claimed',
+  any: 'Any claim',
+  values: [],
+  value: '',
+  onChange: noop,
+  disabled: true,
+};
 
 /** Memoized: the page re-renders when its rows change, the toolbar only when its own data does. */
 export const InboxToolbar = memo(function InboxToolbar({
@@ -46,8 +64,16 @@ export const InboxToolbar = memo(function InboxToolbar({
   density,
   onDensityChange,
   loadingSources,
-  morePickers,
+  claimed,
 }: InboxToolbarProps) {
+  const claimedPicker = useSlot(claimed, null);
+  // Until the part has said, its place is kept, so the rows below do not move down under a
+  // reviewer's pointer when it comes (on a phone it is a line of its own).
+  const morePickers = claimedPicker
+    ? [claimedPicker]
+    : claimedPicker === undefined
+      ? [CLAIMED_LOADING]
+      : undefined;
   const { text: query, change, clear: clearQuery } = searchText;
   const loading = loadingSources?.split(' ');
   const sources = useSourceOptions().map((source) =>
