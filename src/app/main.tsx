@@ -69,11 +69,14 @@ async function takenOver() {
 }
 
 /**
- * The app has taken over the server's HTML: its countdowns go by the servers' clocks from here on
- * (the time the server rendered at is the first reading of them; the browser made no request of
- * its own that would have brought one), and what was clicked or pressed meanwhile happens now.
+ * The servers' clocks as the server's render read them, learnt before the app takes its HTML over:
+ * from then on the countdowns go by them (the time the server rendered at is the first reading of
+ * them; the browser made no request of its own that would have brought one). Learnt after, the
+ * new estimates ticked the page's clock and re-rendered every countdown and relative time at once,
+ * while a click waited (20 ms on the bench's page); what takes the HTML over reads the server's
+ * own readings (Clock.firstScreen), so it renders what the HTML says either way.
  */
-function hydrated(services: Services, config: RuntimeConfig, first: FirstScreenState) {
+function sampleServerClocks(services: Services, config: RuntimeConfig, first: FirstScreenState) {
   // In the page's own time (Date.now(), which the clock reads), not performance.timeOrigin.
   const pageStart = Date.now() - performance.now();
   const navigation = performance.getEntriesByType('navigation')[0] as
@@ -86,7 +89,6 @@ function hydrated(services: Services, config: RuntimeConfig, first: FirstScreenS
       date: new Date(first.now + (first.offsets[source.id] ?? 0)).toUTCString(),
     });
   }
-  void takenOver();
 }
 
 function loadFirstScreenParts(parts: readonly string[]) {
@@ -149,6 +151,7 @@ void loadRuntimeConfig(new URL(document.baseURI), configFetch).then(async (resul
       resolveEmbed(result.config.embed, window.location.search) === firstScreen.embed
     ) {
       takeLists(services.queryClient, firstScreen);
+      sampleServerClocks(services, result.config, firstScreen);
       made = hydrateRoot(
         container,
         <App
@@ -156,7 +159,7 @@ void loadRuntimeConfig(new URL(document.baseURI), configFetch).then(async (resul
           baseUrl={result.baseUrl}
           services={services}
           firstScreen={firstScreen}
-          onFirstCommit={() => hydrated(services, result.config, firstScreen)}
+          onFirstCommit={() => void takenOver()}
         />,
       );
       return;

@@ -23,7 +23,9 @@ const noSkewYet = () => 0;
  */
 export function ClockNotice() {
   const clock = useClock();
-  const read = () => Math.round(clock.skewMs() / 60_000);
+  // `|| 0`: a skew of a few milliseconds behind rounds to -0, which is not the first screen's 0
+  // (Object.is), and re-rendered this as the page was taken over.
+  const read = () => Math.round(clock.skewMs() / 60_000) || 0;
   const minutes = useSyncExternalStore(clock.subscribe, read, noSkewYet);
   return minutes === 0 ? null : (
     <LoadBoundary what="The clock notice" parts={[ClockSkewNotice]} quiet>

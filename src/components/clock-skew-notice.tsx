@@ -36,7 +36,7 @@ function readDismissed(): number | null {
  */
 export function ClockSkewNotice() {
   const clock = useClock();
-  const readMinutes = () => Math.round(clock.skewMs() / NOTICE_FROM_MS);
+  const readMinutes = () => Math.round(clock.skewMs() / NOTICE_FROM_MS) || 0;
   const skewMinutes = useSyncExternalStore(clock.subscribe, readMinutes, noSkewYet);
   const [dismissed, setDismissed] = useState(readDismissed);
   if (Math.abs(skewMinutes) < 1 || dismissed === skewMinutes) return null;

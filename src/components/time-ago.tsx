@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { useClock, useNow } from '@/lib/clock';
+import { useSourceNow } from '@/lib/clock';
 import { formatExact, formatRelative } from '@/lib/format-time';
 
 /**
@@ -15,8 +15,7 @@ export function TimeAgo({
   prefix?: string;
   sourceKey?: string;
 }) {
-  const clock = useClock();
-  const now = useNow(15_000) + (sourceKey === undefined ? 0 : clock.offsetMs(sourceKey));
+  const now = useSourceNow(sourceKey, 15_000);
   const { exact, iso } = useMemo(
     () => ({ exact: formatExact(at), iso: new Date(at).toISOString() }),
     [at],

@@ -42,20 +42,6 @@ export function firstScreenServerNow(clock: Clock, sourceKey: string): number {
   return first ? first.at + (first.offsets[sourceKey] ?? 0) : serverNow(clock, sourceKey);
 }
 
-const noSubscription = () => () => {};
-
-/**
- * True while the browser takes over the server's HTML (and on the server), false after: for a
- * component that computes a first value once (Countdown) from `firstScreen*` or the live clock.
- */
-export function useTakingOver(): boolean {
-  return useSyncExternalStore(
-    noSubscription,
-    () => false,
-    () => true,
-  );
-}
-
 /**
  * The servers' time as seen from this browser, one estimate per source (the configured source's
  * `id`, which each question carries): each backend has its own clock. Fed by the API clients with
@@ -204,9 +190,36 @@ export function useClock(): Clock {
  * needs far fewer renders than a ticking countdown, and 500 rows add up.
  */
 export function useNow(granularityMs = 1): number {
+  return useClockReading((now) => Math.floor(now / granularityMs) * granularityMs);
+}
+
+/**
+ * What `reading` makes of the shared `now` (the server's reading while its first screen is taken
+ * over), re-rendering only when that changes: "Updated just now" for its first two seconds.
+ */
+export function useClockReading<T extends string | number | boolean | null>(
+  reading: (now: number) => T,
+): T {
   const clock = useClock();
-  const read = () => Math.floor(clock.now() / granularityMs) * granularityMs;
-  const first = () => Math.floor(firstScreenNow(clock) / granularityMs) * granularityMs;
+  return useSyncExternalStore(
+    clock.subscribe,
+    () => reading(clock.now()),
+    () => reading(firstScreenNow(clock)),
+  );
+}
+
+/**
+ * The time at the server behind `sourceKey` (the page's own without one), in steps of
+ * `granularityMs`, re-rendering only when the step changes or that server's estimate moves it. While
+ * the server's first screen is taken over, its reading and each source's clock as it read them
+ * (Clock.firstScreen): the same step the HTML shows, whatever the browser has learnt since.
+ */
+export function useSourceNow(sourceKey: string | undefined, granularityMs: number): number {
+  const clock = useClock();
+  const step = (ms: number) => Math.floor(ms / granularityMs) * granularityMs;
+  const read = () => step(sourceKey === undefined ? clock.now() : serverNow(clock, sourceKey));
+  const first = () =>
+    step(sourceKey === undefined ? firstScreenNow(clock) : firstScreenServerNow(clock, sourceKey));
   return useSyncExternalStore(clock.subscribe, read, first);
 }
 

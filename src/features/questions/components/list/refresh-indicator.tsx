@@ -1,5 +1,5 @@
 import { IconRefresh } from '@tabler/icons-react';
-import { useNow } from '@/lib/clock';
+import { useClockReading } from '@/lib/clock';
 import { formatDuration } from '@/lib/format-time';
 import classes from './refresh-indicator.module.css';
 
@@ -11,21 +11,21 @@ export interface RefreshIndicatorProps {
   onRefresh: () => void;
 }
 
+function describeAge(updatedAt: number, now: number): string {
+  const age = updatedAt > 0 ? Math.max(0, now - updatedAt) : null;
+  if (age === null) return 'Not loaded yet';
+  return age < 2000 ? 'Updated just now' : `Updated ${formatDuration(age)} ago`;
+}
+
 export function RefreshIndicator({
   updatedAt,
   fetching,
   failed,
   onRefresh,
 }: RefreshIndicatorProps) {
-  // `updatedAt` is the browser's own time (React Query's), as is the page clock's `now`.
-  const now = useNow();
-  const age = updatedAt > 0 ? Math.max(0, now - updatedAt) : null;
-  const label =
-    age === null
-      ? 'Not loaded yet'
-      : age < 2000
-        ? 'Updated just now'
-        : `Updated ${formatDuration(age)} ago`;
+  // `updatedAt` is the browser's own time (React Query's), as is the page clock's `now`. The label
+  // is what changes: no render for a tick that leaves it as it was.
+  const label = useClockReading((now) => describeAge(updatedAt, now));
   return (
     <div className={classes.indicator}>
       <p

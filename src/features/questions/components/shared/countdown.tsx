@@ -1,5 +1,5 @@
 import { useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { firstScreenServerNow, serverNow, useClock, useTakingOver } from '@/lib/clock';
+import { firstScreenServerNow, serverNow, useClock } from '@/lib/clock';
 import { formatDuration, formatExact } from '@/lib/format-time';
 import { urgency } from '../../utils/status';
 import classes from './countdown.module.css';
@@ -44,15 +44,12 @@ export function Countdown({
   const clock = useClock();
   const ref = useRef<HTMLSpanElement>(null);
   const title = useMemo(() => `Expires ${formatExact(expiresAt)}`, [expiresAt]);
-  // Taking the server's HTML over: its reading, whenever this part of the page is taken over.
-  const takingOver = useTakingOver();
-  const [first] = useState(() =>
-    read(
-      expiresAt,
-      createdAt,
-      takingOver ? firstScreenServerNow(clock, sourceId) : serverNow(clock, sourceId),
-    ),
-  );
+  // The server's reading where the page came with its first screen: what its HTML says, for the
+  // browser to take over as it is, whenever this part of the page is taken over. A countdown
+  // mounted later renders it too, and the layout effect below writes the live reading before the
+  // page is painted: so nothing re-renders every countdown once the page is taken over (with a
+  // hook telling the two apart, that re-render held the first click back).
+  const [first] = useState(() => read(expiresAt, createdAt, firstScreenServerNow(clock, sourceId)));
   useLayoutEffect(() => {
     const span = ref.current;
     if (!span) return;
