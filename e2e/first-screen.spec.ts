@@ -177,3 +177,40 @@ test('what is chosen, ticked and pressed before the app takes over is done once 
   );
   expect(seen).toEqual([]);
 });
+
+// The server renders with each system's clock as it read it (their Date headers); the app took the
+// page over with none of them known yet, and the row of a system running ahead said "asked in 10
+// minutes" where the HTML said "asked just now": React threw that render away and drew it anew.
+test("a system whose clock runs ahead is taken over as the server drew it, by that system's clock", async ({
+  page,
+  mock,
+}) => {
+  const seen = problems(page);
+  await mock.call('POST', 'clock', { advanceMs: 10 * 60_000 });
+  const asked = await mock.ask({ question: 'First screen: is the ahead-of-time clock fine?' });
+  const scripts = await holdScripts(page);
+  await page.goto('questions?sort=newest', { waitUntil: 'commit' });
+  await expect(row(page, asked.id)).toContainText('asked just now');
+
+  await scripts.release();
+  await hydrated(page);
+  await expect(row(page, asked.id)).toContainText('asked just now');
+  expect(seen).toEqual([]);
+});
+
+// The server cannot see this browser's storage: it draws the default, and the app takes that over
+// before it shows what the reviewer chose (it read the choice at once, and the two did not match).
+test('single-key shortcuts turned off: the hint says so once the app takes over, with nothing redrawn', async ({
+  page,
+}) => {
+  const seen = problems(page);
+  await page.addInitScript(() => localStorage.setItem('qi:single-key-shortcuts', 'off'));
+  const scripts = await holdScripts(page);
+  await page.goto('questions', { waitUntil: 'commit' });
+  await expect(page.getByText('Press ? for keyboard shortcuts')).toBeVisible();
+
+  await scripts.release();
+  await hydrated(page);
+  await expect(page.getByText('Single-key shortcuts are off.')).toBeVisible();
+  expect(seen).toEqual([]);
+});

@@ -37,7 +37,11 @@ function extend(baseline: Baseline, list: QuestionList): Baseline {
  * answered. The question open in the drawer (`openId`) is seen.
  */
 export function useNewArrivals(pending: QuestionList | undefined, openId?: string) {
-  const [baseline, setBaseline] = useState<Baseline | null>(null);
+  // The first list in hand at the first render (the server's first screen, or a list read
+  // before): its baseline at once, not by a second render of the inbox.
+  const [baseline, setBaseline] = useState<Baseline | null>(() =>
+    pending ? extend(new Map(), pending) : null,
+  );
   const [seen, setSeen] = useState<Set<string>>(() => new Set());
 
   // Looked at when the list or the baseline changes, not on every render of the inbox.
