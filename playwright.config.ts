@@ -14,7 +14,16 @@ const chromium = {
   ...devices['Desktop Chrome'],
   launchOptions: {
     executablePath: findChromium() ?? undefined,
-    args: ['--disable-gpu', '--disable-quic', '--disable-background-networking', '--no-first-run'],
+    // The address bar's popup renderer Chromium gives every new window (each test's context)
+    // loads its UI for about a second of CPU: not the portal's, and a 2-core machine runs the
+    // suite (bench/measure.ts LAUNCH_ARGS says more).
+    args: [
+      '--disable-gpu',
+      '--disable-quic',
+      '--disable-background-networking',
+      '--no-first-run',
+      '--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup',
+    ],
   },
 };
 

@@ -53,7 +53,11 @@ export async function openPushProfile(
   const profile = mkdtempSync(path.join(tmpdir(), 'qi-push-'));
   const browser = await chromium.launchPersistentContext(profile, {
     executablePath: findChromium() ?? undefined,
-    args: ['--disable-gpu', '--no-first-run'],
+    args: [
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup',
+    ],
     baseURL,
   });
   const close = async () => {
