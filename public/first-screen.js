@@ -53,7 +53,7 @@
   // on a row, ?, /) before the app has taken over the server's HTML has no handler yet: it is kept,
   // in order, and done again once the app runs (main.tsx replays the queue, one action at a time,
   // and only then sets data-hydrated: what comes meanwhile joins the end of the queue). Typing in
-  // a field is the field's own, and left alone. If the app has not come 5 s after a link was
+  // a field is the field's own, and left alone while nothing waits. If the app has not come 5 s after a link was
   // clicked, the link is followed as a plain link.
   const queue = [];
   window.__questionsInboxQueue = queue;
@@ -111,14 +111,19 @@
     (event) => {
       if (!holding()) return;
       const target = event.target instanceof Element ? event.target : null;
-      if (target?.closest('input, textarea, select, [contenteditable="true"]')) return;
+      // Typing in a field is the field's own, unless keys still wait to be done again: then it
+      // waits behind them, or it would overtake them (a, then "Ask the data team" typed on: the a,
+      // done again, puts the focus in the answer box while the rest still waits its turn).
+      const inField = target?.closest('input, textarea, select, [contenteditable="true"]');
+      if (inField && queue.length === 0) return;
       // Enter on a link or a button is its click (held above, or a plain link's own way).
       if (event.key === 'Enter' && target?.closest('a, button, summary, [role="button"]')) return;
       if (event.key === 'Tab' || event.key.startsWith('Arrow')) return;
       // Space is the page's own (scroll, a button), unless an earlier key waits: it may be typed
       // where that key puts the focus (a then "Ask the data team").
       if (event.key === ' ' && queue.length === 0) return;
-      if (event.key.length > 1 && event.key !== 'Enter' && event.key !== 'Escape') return;
+      const erase = inField && (event.key === 'Backspace' || event.key === 'Delete');
+      if (event.key.length > 1 && event.key !== 'Enter' && event.key !== 'Escape' && !erase) return;
       event.preventDefault();
       event.stopPropagation();
       queue.push({

@@ -77,6 +77,17 @@ async function clickable(old: HTMLElement): Promise<HTMLElement | null> {
   return null;
 }
 
+/** What Enter, Backspace and Delete do in a text field, as editing commands. */
+const TEXT_EDITS: Record<string, string> = {
+  Enter: 'insertLineBreak',
+  Backspace: 'delete',
+  Delete: 'forwardDelete',
+};
+
+/** Enter in a one-line field is the app's (a search box): a key event, not a line break. */
+const isSingleLine = (target: HTMLElement, key: { key: string }) =>
+  key.key === 'Enter' && target instanceof HTMLInputElement;
+
 /** Does again what the reviewer did: public/first-screen.js does not hold it back this time. */
 function asReplay(act: () => void) {
   window.__questionsInboxReplaying = true;
@@ -122,6 +133,9 @@ async function replay(action: Queued) {
       (target as HTMLElement).click();
     } else if (plain && key.key.length === 1 && isTextField(target)) {
       document.execCommand('insertText', false, key.key);
+    } else if (plain && isTextField(target) && TEXT_EDITS[key.key] && !isSingleLine(target, key)) {
+      // Typed in the field behind keys that waited (public/first-screen.js): done there as typed.
+      document.execCommand(TEXT_EDITS[key.key] as string);
     } else {
       target.dispatchEvent(
         new KeyboardEvent('keydown', { ...key, bubbles: true, cancelable: true }),

@@ -92,3 +92,45 @@ describe('config.json’s body, read by first-screen.js while the page is parsed
     expect(loaded.ok && loaded.config.sources[0]?.apiBaseUrl).toBe('from-the-body');
   });
 });
+
+describe('keys pressed before the app has taken the page over', () => {
+  /** first-screen.js in a page with an answer box; the keys it keeps for the app. */
+  function page() {
+    const dom = new JSDOM(
+      '<!doctype html><html lang="en"><head><base href="/inbox/" /></head><body><textarea aria-label="Answer"></textarea></body></html>',
+      { url: 'https://portal.example/inbox/questions', runScripts: 'outside-only' },
+    );
+    const window = dom.window as unknown as Window & {
+      eval(code: string): unknown;
+      __questionsInboxQueue?: Array<{ key?: { key: string } }>;
+    };
+    window.fetch = (async () => new Response('{}')) as typeof fetch;
+    window.matchMedia = (() => ({ matches: false })) as unknown as typeof window.matchMedia;
+    window.eval(readFileSync('public/first-screen.js', 'utf8'));
+    const press = (target: EventTarget, key: string) => {
+      const event = new window.KeyboardEvent('keydown', { key, bubbles: true, cancelable: true });
+      target.dispatchEvent(event);
+      return event.defaultPrevented;
+    };
+    const answer = window.document.querySelector('textarea') as HTMLTextAreaElement;
+    const kept = () => (window.__questionsInboxQueue ?? []).map((action) => action.key?.key);
+    return { window, press, answer, kept };
+  }
+
+  it('leaves typing in a field to the field while nothing waits', () => {
+    const { press, answer, kept } = page();
+    expect(press(answer, 'x')).toBe(false);
+    expect(kept()).toEqual([]);
+  });
+
+  it('keeps what is typed in a field behind keys that still wait, in order', () => {
+    const { window, press, answer, kept } = page();
+    // a (the answer box's shortcut), pressed on the page: kept for the app.
+    expect(press(window.document.body, 'a')).toBe(true);
+    // The app, doing the a again, put the focus in the box while the rest was still typed.
+    for (const key of ['O', 'k', 'Backspace', 'Enter']) expect(press(answer, key)).toBe(true);
+    expect(kept()).toEqual(['a', 'O', 'k', 'Backspace', 'Enter']);
+    // Moving the focus is the browser's own, waiting or not.
+    expect(press(answer, 'Tab')).toBe(false);
+  });
+});
