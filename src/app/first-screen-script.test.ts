@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { JSDOM } from 'jsdom';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadRuntimeConfig } from '@/config/runtime-config';
+import type { Queued } from './first-screen-replay';
 import { configFetch } from './prefetch';
 
 // public/first-screen.js stands in for public/prefetch.js on a page the server rendered, and does
@@ -102,7 +103,8 @@ describe('keys pressed before the app has taken the page over', () => {
     );
     const window = dom.window as unknown as Window & {
       eval(code: string): unknown;
-      __questionsInboxQueue?: Array<{ key?: { key: string } }>;
+      KeyboardEvent: typeof KeyboardEvent;
+      __questionsInboxQueue?: Queued[];
     };
     window.fetch = (async () => new Response('{}')) as typeof fetch;
     window.matchMedia = (() => ({ matches: false })) as unknown as typeof window.matchMedia;
@@ -113,7 +115,10 @@ describe('keys pressed before the app has taken the page over', () => {
       return event.defaultPrevented;
     };
     const answer = window.document.querySelector('textarea') as HTMLTextAreaElement;
-    const kept = () => (window.__questionsInboxQueue ?? []).map((action) => action.key?.key);
+    const kept = () =>
+      (window.__questionsInboxQueue ?? []).map((action) =>
+        'key' in action ? action.key.key : null,
+      );
     return { window, press, answer, kept };
   }
 
