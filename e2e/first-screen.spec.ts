@@ -37,6 +37,17 @@ function problems(page: Page): string[] {
 
 const hydrated = (page: Page) => expect(page.locator('html[data-hydrated]')).toBeAttached();
 
+// Each journey is a reviewer of its own (the name under "You are", as the app keeps it): the
+// portal server limits presence and event streams per reviewer, and these journeys count every
+// console error, a 429 for a presence message sent by another journey as "Reviewer" included.
+test.beforeEach(async ({ context, baseURL }, testInfo) => {
+  const name = `First screen ${testInfo.testId} ${testInfo.repeatEachIndex}`;
+  await context.addCookies([
+    { name: 'qi_reviewer', value: encodeURIComponent(name), url: baseURL as string },
+  ]);
+  await context.addInitScript((kept) => localStorage.setItem('qi.reviewer', kept), name);
+});
+
 for (const colorScheme of ['light', 'dark'] as const) {
   test(`the URL's rows are in the page before the app's code runs, and stay as they are (${colorScheme})`, async ({
     page,
