@@ -225,3 +225,29 @@ test('single-key shortcuts turned off: the hint says so once the app takes over,
   await expect(page.getByText('Single-key shortcuts are off.')).toBeVisible();
   expect(seen).toEqual([]);
 });
+
+// The server writes exact times (the tooltips of "asked 5 minutes ago" and of the countdown) in its
+// own time zone; a reviewer elsewhere kept them so on every row the server drew.
+test.describe('a reviewer in another time zone than the server', () => {
+  test.use({ timezoneId: 'Asia/Kathmandu' });
+
+  test('gets the exact times in their own zone once the app takes over, with nothing redrawn', async ({
+    page,
+  }) => {
+    const seen = problems(page);
+    const scripts = await holdScripts(page);
+    await page.goto('questions', { waitUntil: 'commit' });
+    const first = page.locator('[data-question-id]').first();
+    const asked = first.locator('time').first();
+    const expires = first.locator('[data-urgency]').first();
+    await expect(asked).toHaveAttribute('title', /\d{4}, /);
+    // What the row says stays (other journeys' presence may come and go on a demo row).
+    const said = await asked.textContent();
+    await scripts.release();
+    await hydrated(page);
+    await expect(asked).toHaveAttribute('title', /GMT\+5:45$/);
+    await expect(expires).toHaveAttribute('title', /^Expires .*GMT\+5:45$/);
+    await expect(asked).toHaveText(said ?? '');
+    expect(seen).toEqual([]);
+  });
+});

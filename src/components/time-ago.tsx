@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { useSourceNow } from '@/lib/clock';
-import { formatExact, formatRelative } from '@/lib/format-time';
+import { formatRelative } from '@/lib/format-time';
+import { useExactTime } from '@/lib/use-exact-time';
 
 /**
  * Relative time ("5 minutes ago") with the exact time on hover and for assistive tech. `at` is by
@@ -16,10 +17,8 @@ export function TimeAgo({
   sourceKey?: string;
 }) {
   const now = useSourceNow(sourceKey, 15_000);
-  const { exact, iso } = useMemo(
-    () => ({ exact: formatExact(at), iso: new Date(at).toISOString() }),
-    [at],
-  );
+  const exact = useExactTime(at);
+  const iso = useMemo(() => new Date(at).toISOString(), [at]);
   return (
     <time dateTime={iso} title={exact}>
       {prefix ? `${prefix} ` : ''}

@@ -27,6 +27,11 @@ export interface FirstScreenState {
   /** The reviewer's colour scheme from their cookie; null when it follows the system's. */
   colorScheme: ColorScheme | null;
   density: Density;
+  /**
+   * The time zone the server wrote exact times in (its own: it cannot know the reviewer's): the
+   * browser writes them so while it takes the HTML over, then in the reviewer's (useExactTime).
+   */
+  timeZone?: string;
   queries: DehydratedState;
 }
 
@@ -167,11 +172,19 @@ export function readFirstScreen(doc: Document): FirstScreenState | null {
 export interface ServerView {
   colorScheme: ColorScheme;
   density: Density;
+  /** The server's time zone (FirstScreenState.timeZone); undefined: the browser's own. */
+  timeZone?: string;
 }
 
 /** What the server's render of `state` assumed: a scheme that follows the system's rendered light. */
-export function serverViewOf(state: Pick<FirstScreenState, 'colorScheme' | 'density'>): ServerView {
-  return { colorScheme: state.colorScheme ?? 'light', density: state.density };
+export function serverViewOf(
+  state: Pick<FirstScreenState, 'colorScheme' | 'density' | 'timeZone'>,
+): ServerView {
+  return {
+    colorScheme: state.colorScheme ?? 'light',
+    density: state.density,
+    ...(state.timeZone ? { timeZone: state.timeZone } : {}),
+  };
 }
 
 export const ServerViewContext = createContext<ServerView | null>(null);

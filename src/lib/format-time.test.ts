@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeSeconds, formatDuration, formatRelative } from './format-time';
+import { describeSeconds, formatDuration, formatExact, formatRelative } from './format-time';
 
 describe('formatDuration', () => {
   it.each([
@@ -38,5 +38,18 @@ describe('describeSeconds', () => {
     [120, '2 minutes'],
   ])('%i seconds is %s', (seconds, text) => {
     expect(describeSeconds(seconds)).toBe(text);
+  });
+});
+
+describe('formatExact', () => {
+  const at = Date.UTC(2026, 10, 30, 9, 21, 19);
+
+  it('writes the time in the zone asked for (the server’s, while its HTML is taken over)', () => {
+    expect(formatExact(at, 'UTC')).toMatch(/^Nov 30, 2026, 9:21:19\sAM UTC$/);
+    expect(formatExact(at, 'Asia/Kathmandu')).toMatch(/^Nov 30, 2026, 3:06:19\sPM GMT\+5:45$/);
+  });
+
+  it('writes a zone this browser does not know in its own', () => {
+    expect(formatExact(at, 'Not/AZone')).toBe(formatExact(at));
   });
 });

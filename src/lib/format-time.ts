@@ -31,14 +31,25 @@ export function formatRelative(at: number, now: number): string {
   return relative.format(Math.round(diff / (365 * DAY)), 'year');
 }
 
-const exact = new Intl.DateTimeFormat('en', {
-  dateStyle: 'medium',
-  timeStyle: 'long',
-});
+const EXACT = { dateStyle: 'medium', timeStyle: 'long' } as const;
+const exact = new Intl.DateTimeFormat('en', EXACT);
+/** Formatters for another time zone (the server's, while its HTML is taken over). */
+const exactIn = new Map<string, Intl.DateTimeFormat>();
 
-/** "Nov 30, 2026, 9:21:19 AM UTC" in the reviewer's time zone. */
-export function formatExact(at: number): string {
-  return exact.format(new Date(at));
+/** "Nov 30, 2026, 9:21:19 AM UTC" in the reviewer's time zone, or in `timeZone`. */
+export function formatExact(at: number, timeZone?: string): string {
+  if (timeZone === undefined) return exact.format(new Date(at));
+  let format = exactIn.get(timeZone);
+  if (!format) {
+    try {
+      format = new Intl.DateTimeFormat('en', { ...EXACT, timeZone });
+    } catch {
+      // A zone this browser does not know: its own.
+      format = exact;
+    }
+    exactIn.set(timeZone, format);
+  }
+  return format.format(new Date(at));
 }
 
 /** "30 days", "1 hour", "90 seconds": for durations a reviewer types in seconds. */

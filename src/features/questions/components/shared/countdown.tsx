@@ -1,6 +1,7 @@
-import { useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { firstScreenServerNow, serverNow, useClock } from '@/lib/clock';
-import { formatDuration, formatExact } from '@/lib/format-time';
+import { formatDuration } from '@/lib/format-time';
+import { useExactTime } from '@/lib/use-exact-time';
 import { urgency } from '../../utils/status';
 import classes from './countdown.module.css';
 
@@ -43,7 +44,7 @@ export function Countdown({
 }) {
   const clock = useClock();
   const ref = useRef<HTMLSpanElement>(null);
-  const title = useMemo(() => `Expires ${formatExact(expiresAt)}`, [expiresAt]);
+  const title = `Expires ${useExactTime(expiresAt)}`;
   // The server's reading where the page came with its first screen: what its HTML says, for the
   // browser to take over as it is, whenever this part of the page is taken over. A countdown
   // mounted later renders it too, and the layout effect below writes the live reading before the
