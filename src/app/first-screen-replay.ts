@@ -98,6 +98,26 @@ function asReplay(act: () => void) {
   }
 }
 
+/** Turns spent so far waiting for a read-only field (at most 180 in all: about 3 s). */
+let waitedForField = 0;
+
+/**
+ * A key typed into a field that is read-only now waits for it: the server's answer box is
+ * read-only until the app has taken its part of the page over (answer-form.tsx `notYet`), which
+ * can come a moment after the rest (its code, or a part inside it, still on the way).
+ */
+async function fieldWritable() {
+  while (waitedForField < 180) {
+    const target = document.activeElement;
+    const readOnly =
+      (target instanceof HTMLTextAreaElement || target instanceof HTMLInputElement) &&
+      target.readOnly;
+    if (!readOnly) return;
+    waitedForField++;
+    await nextTurn();
+  }
+}
+
 async function replay(action: Queued) {
   if ('field' in action) {
     const target = action.field instanceof HTMLElement ? counterpart(action.field) : null;
@@ -123,8 +143,9 @@ async function replay(action: Queued) {
     return;
   }
   const { key } = action;
-  const target = document.activeElement ?? document.body;
   const plain = !key.ctrlKey && !key.metaKey && !key.altKey;
+  if (plain && (key.key.length === 1 || TEXT_EDITS[key.key])) await fieldWritable();
+  const target = document.activeElement ?? document.body;
   asReplay(() => {
     // A key that reached the page while an earlier one (j, a) had not yet moved the focus: it is
     // what it would have been where that key put the focus. Enter on a link or a button is its
@@ -158,8 +179,12 @@ export async function replayQueued(queue: Queued[]) {
       ? requestIdleCallback(resolve, { timeout: 500 })
       : setTimeout(resolve, 50),
   );
-  for (let action = queue.shift(); action; action = queue.shift()) {
+  // Each action leaves the queue once done, not before: while it waits its turn, the queue is not
+  // empty, and a key typed meanwhile in the field an earlier key focused waits behind it
+  // (public/first-screen.js holds typing in a field only while something waits).
+  for (let action = queue[0]; action; action = queue[0]) {
     await nextTurn();
     await replay(action);
+    queue.shift();
   }
 }

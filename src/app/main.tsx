@@ -8,7 +8,6 @@ import './mantine-styles';
 import '@/styles/theme.generated.css';
 import '@/styles/app.css';
 import { onlineManager } from '@tanstack/react-query';
-import { flushSync } from 'react-dom';
 import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
 import { matchPath } from 'react-router';
 import { loadParts } from '@/components/load-boundary';
@@ -153,23 +152,16 @@ void loadRuntimeConfig(new URL(document.baseURI), configFetch).then(async (resul
     ) {
       takeLists(services.queryClient, firstScreen);
       sampleServerClocks(services, result.config, firstScreen);
-      // At once, in this task (flushSync: React's sync lane): the render, its commit and the
-      // commit's effects, which take the page over. Scheduled as React schedules it otherwise, the
-      // browser drew a frame between the commit and its effects, and the effects waited for it.
-      // The parts the server rendered (inside their Suspense boundaries) are taken over after, as
-      // React always does; their code is here already.
-      flushSync(() => {
-        made = hydrateRoot(
-          container,
-          <App
-            config={result.config}
-            baseUrl={result.baseUrl}
-            services={services}
-            firstScreen={firstScreen}
-            onFirstCommit={() => void takenOver()}
-          />,
-        );
-      });
+      made = hydrateRoot(
+        container,
+        <App
+          config={result.config}
+          baseUrl={result.baseUrl}
+          services={services}
+          firstScreen={firstScreen}
+          onFirstCommit={() => void takenOver()}
+        />,
+      );
       return;
     }
     // The first list is taken over from prefetch.js (asked for while this code downloaded), or
