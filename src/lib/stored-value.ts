@@ -52,7 +52,7 @@ function subscribe(key: string, listener: () => void) {
 }
 
 /** Remembers `raw` under `key` and tells every reader in this tab (other tabs hear the browser). */
-export function writeStoredValue(key: string, raw: string): void {
+function writeStoredValue(key: string, raw: string): void {
   try {
     window.localStorage.setItem(key, raw);
     refused.delete(key);
