@@ -18,7 +18,7 @@ import { createQuestionQueries } from '@/features/questions/api/queries';
 import { parseFilters } from '@/features/questions/utils/filters';
 import { firstListStatus } from '@/features/questions/utils/lists-cut';
 import { type FirstScreenState, readFirstScreen } from '@/lib/first-screen';
-import { markFirstScreenShown } from '@/lib/idle';
+import { markFirstScreenShown, whenIdle } from '@/lib/idle';
 import { App } from './app';
 import { configFetch, watchBlockedApi } from './prefetch';
 import { apiRootUrl, createServices, type Services } from './services';
@@ -30,7 +30,7 @@ const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 // The server's render of the first screen, when the portal server sent one (entry-server.tsx).
-const firstScreen = readFirstScreen(document);
+const firstScreen = readFirstScreen(document, whenIdle);
 /**
  * The server's rows are on screen already (the app's modules run once the page is parsed): what
  * waits for them may load now, and the parts the server rendered load before the app renders, so

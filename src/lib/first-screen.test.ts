@@ -127,6 +127,22 @@ describe('the first screen state in the page', () => {
     expect(g?.scope).toBe(f?.scope);
   });
 
+  it('shares them when the page says, the records reading the same before and after', () => {
+    const origin = { id: 'reflexio', kind: 'reflexio', label: 'Reflexio' };
+    const records = ['f', 'g'].map((id) => ({ ...question(id), source: origin, tags: ['deploy'] }));
+    const page = pageWith(serializeFirstScreen(stateWith([list('p', records)])));
+    const later: (() => void)[] = [];
+    const read = readFirstScreen(page, (task) => later.push(task));
+    const data = read?.queries.queries[0]?.state.data as { questions: typeof records } | undefined;
+    const [f, g] = data?.questions ?? [];
+    expect(later).toHaveLength(1);
+    expect(g?.source).not.toBe(f?.source);
+    for (const task of later) task();
+    expect(g?.source).toBe(f?.source);
+    expect(g?.tags).toBe(f?.tags);
+    expect([f, g]).toEqual(records);
+  });
+
   it('removes the element once read', () => {
     const doc = pageWith(serializeFirstScreen(state));
     readFirstScreen(doc);
