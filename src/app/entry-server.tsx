@@ -123,8 +123,6 @@ export async function renderFirstScreen(input: FirstScreenInput): Promise<FirstS
     unsubscribe: () => {},
     clear: () => {},
   };
-  // The exact times in the HTML (tooltips) are in the server's own time zone: said in the state.
-  const timeZone = new Intl.DateTimeFormat().resolvedOptions().timeZone;
   const problems: string[] = [];
   const parts = new Set<string>();
   const { prelude } = await prerender(
@@ -133,7 +131,7 @@ export async function renderFirstScreen(input: FirstScreenInput): Promise<FirstS
       services={services}
       shell={shell}
       clock={clock}
-      serverView={serverViewOf({ colorScheme: scheme, density: input.density, timeZone })}
+      serverView={serverViewOf({ colorScheme: scheme, density: input.density })}
       colorSchemeManager={colorSchemeManager}
     >
       <RenderedPartsContext value={parts}>
@@ -168,7 +166,6 @@ export async function renderFirstScreen(input: FirstScreenInput): Promise<FirstS
     embed: shell.embed,
     colorScheme: input.colorScheme,
     density: input.density,
-    timeZone,
     // Only the questions the HTML shows. What else the render touched is the server's, not the
     // reviewer's: the team's connection read 'absent' here (no EventSource on a server), and the
     // browser, taking that over, showed "Presence and claims need the portal server" under the

@@ -17,7 +17,7 @@ import { loadRuntimeConfig, type RuntimeConfig, sourcesNeedingKeys } from '@/con
 import { createQuestionQueries } from '@/features/questions/api/queries';
 import { parseFilters } from '@/features/questions/utils/filters';
 import { firstListStatus } from '@/features/questions/utils/lists-cut';
-import { type FirstScreenState, readFirstScreen } from '@/lib/first-screen';
+import { type FirstScreenState, markTakenOver, readFirstScreen } from '@/lib/first-screen';
 import { markFirstScreenShown, whenIdle } from '@/lib/idle';
 import { App } from './app';
 import { configFetch, watchBlockedApi } from './prefetch';
@@ -66,6 +66,7 @@ async function takenOver() {
     }
   }
   document.documentElement.dataset.hydrated = '';
+  markTakenOver();
 }
 
 /**

@@ -27,11 +27,6 @@ export interface FirstScreenState {
   /** The reviewer's colour scheme from their cookie; null when it follows the system's. */
   colorScheme: ColorScheme | null;
   density: Density;
-  /**
-   * The time zone the server wrote exact times in (its own: it cannot know the reviewer's): the
-   * browser writes them so while it takes the HTML over, then in the reviewer's (useExactTime).
-   */
-  timeZone?: string;
   queries: DehydratedState;
 }
 
@@ -180,24 +175,51 @@ export function readFirstScreen(doc: Document, schedule = atOnce): FirstScreenSt
 export interface ServerView {
   colorScheme: ColorScheme;
   density: Density;
-  /** The server's time zone (FirstScreenState.timeZone); undefined: the browser's own. */
-  timeZone?: string;
 }
 
 /** What the server's render of `state` assumed: a scheme that follows the system's rendered light. */
-export function serverViewOf(
-  state: Pick<FirstScreenState, 'colorScheme' | 'density' | 'timeZone'>,
-): ServerView {
-  return {
-    colorScheme: state.colorScheme ?? 'light',
-    density: state.density,
-    ...(state.timeZone ? { timeZone: state.timeZone } : {}),
-  };
+export function serverViewOf(state: Pick<FirstScreenState, 'colorScheme' | 'density'>): ServerView {
+  return { colorScheme: state.colorScheme ?? 'light', density: state.density };
 }
 
 export const ServerViewContext = createContext<ServerView | null>(null);
 
 const noSubscription = () => () => {};
+
+let takenOver = false;
+const takenOverListeners = new Set<() => void>();
+
+/**
+ * main.tsx: the app runs the page the server drew (data-hydrated is set). What only the browser
+ * adds to that page (useTakenOver) renders in a task of its own after this one: not before the
+ * click that waited for the take-over.
+ */
+export function markTakenOver(): void {
+  setTimeout(() => {
+    takenOver = true;
+    for (const listener of takenOverListeners) listener();
+  }, 0);
+}
+
+const subscribeTakenOver = (listener: () => void) => {
+  takenOverListeners.add(listener);
+  return () => takenOverListeners.delete(listener);
+};
+
+/**
+ * False while the page is the server's (on the server, and in the browser until the app has taken
+ * its HTML over and a task has passed); true on a page the browser rendered alone. For what the
+ * server cannot know and the take-over need not wait for (the exact times in the reviewer's zone).
+ */
+export function useTakenOver(): boolean {
+  const view = use(ServerViewContext);
+  const taken = useSyncExternalStore(
+    subscribeTakenOver,
+    () => takenOver,
+    () => false,
+  );
+  return view === null || taken;
+}
 
 /**
  * `client` once the page is the browser's own, and the server's value while the browser takes

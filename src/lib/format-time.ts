@@ -16,7 +16,28 @@ export function formatDuration(ms: number): string {
   return `${seconds}s`;
 }
 
-const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+type RelativeUnit = 'minute' | 'hour' | 'day' | 'month' | 'year';
+/** What Intl.RelativeTimeFormat('en', { numeric: 'auto' }) says for ±1 of a unit in words. */
+const NEXT_AND_LAST: Partial<Record<RelativeUnit, readonly [string, string]>> = {
+  day: ['tomorrow', 'yesterday'],
+  month: ['next month', 'last month'],
+  year: ['next year', 'last year'],
+};
+const grouped = (count: number) => String(count).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
+/**
+ * English relative time, word for word what Intl.RelativeTimeFormat('en', { numeric: 'auto' })
+ * says for the counts formatRelative asks, none of them 0 (format-time.test.ts compares them).
+ * Written out because a page's first Intl object loads the browser's locale data: 20-24 ms of the
+ * take-over of a page the server drew, whose every row says when it was asked (docs/performance.md).
+ */
+export function relativeText(count: number, unit: RelativeUnit): string {
+  const words = NEXT_AND_LAST[unit];
+  if (words && Math.abs(count) === 1) return count > 0 ? words[0] : words[1];
+  const amount = Math.abs(count);
+  const units = `${grouped(amount)} ${unit}${amount === 1 ? '' : 's'}`;
+  return count < 0 ? `${units} ago` : `in ${units}`;
+}
 
 /** "just now", "5 minutes ago", "in 2 hours", "3 days ago". */
 export function formatRelative(at: number, now: number): string {
@@ -24,32 +45,21 @@ export function formatRelative(at: number, now: number): string {
   const abs = Math.abs(diff);
   // Within a tick of the shared clock either way, it is now.
   if (abs < 45 * SECOND) return 'just now';
-  if (abs < HOUR) return relative.format(Math.round(diff / MINUTE), 'minute');
-  if (abs < DAY) return relative.format(Math.round(diff / HOUR), 'hour');
-  if (abs < 30 * DAY) return relative.format(Math.round(diff / DAY), 'day');
-  if (abs < 365 * DAY) return relative.format(Math.round(diff / (30 * DAY)), 'month');
-  return relative.format(Math.round(diff / (365 * DAY)), 'year');
+  if (abs < HOUR) return relativeText(Math.round(diff / MINUTE), 'minute');
+  if (abs < DAY) return relativeText(Math.round(diff / HOUR), 'hour');
+  if (abs < 30 * DAY) return relativeText(Math.round(diff / DAY), 'day');
+  if (abs < 365 * DAY) return relativeText(Math.round(diff / (30 * DAY)), 'month');
+  return relativeText(Math.round(diff / (365 * DAY)), 'year');
 }
 
 const EXACT = { dateStyle: 'medium', timeStyle: 'long' } as const;
-const exact = new Intl.DateTimeFormat('en', EXACT);
-/** Formatters for another time zone (the server's, while its HTML is taken over). */
-const exactIn = new Map<string, Intl.DateTimeFormat>();
+/** Made at the first exact time asked for, not as the page loads (see relativeText). */
+let exact: Intl.DateTimeFormat | undefined;
 
-/** "Nov 30, 2026, 9:21:19 AM UTC" in the reviewer's time zone, or in `timeZone`. */
-export function formatExact(at: number, timeZone?: string): string {
-  if (timeZone === undefined) return exact.format(new Date(at));
-  let format = exactIn.get(timeZone);
-  if (!format) {
-    try {
-      format = new Intl.DateTimeFormat('en', { ...EXACT, timeZone });
-    } catch {
-      // A zone this browser does not know: its own.
-      format = exact;
-    }
-    exactIn.set(timeZone, format);
-  }
-  return format.format(new Date(at));
+/** "Nov 30, 2026, 9:21:19 AM UTC" in the reviewer's time zone. */
+export function formatExact(at: number): string {
+  exact ??= new Intl.DateTimeFormat('en', EXACT);
+  return exact.format(new Date(at));
 }
 
 /** "30 days", "1 hour", "90 seconds": for durations a reviewer types in seconds. */

@@ -1,16 +1,14 @@
 import { useMemo } from 'react';
-import { useAfterHydration } from './first-screen';
+import { useTakenOver } from './first-screen';
 import { formatExact } from './format-time';
 
 /**
- * "Nov 30, 2026, 9:21:19 AM EST" (formatExact) in the reviewer's time zone. The server writes it
- * in its own zone (it cannot know the reviewer's); the browser's render that takes that HTML over
- * writes the same, then the reviewer's, so a tooltip on a row the server drew does not stay in the
- * server's zone. Where both zones are one, nothing renders again.
+ * "Nov 30, 2026, 9:21:19 AM EST" (formatExact) in the reviewer's time zone, for a tooltip; none
+ * on a page the server draws (it cannot know the reviewer's zone) until the browser has taken that
+ * page over: formatting it there would load the browser's locale data (20-24 ms) while a click
+ * waits for the take-over.
  */
-export function useExactTime(at: number): string {
-  const local = useMemo(() => formatExact(at), [at]);
-  return useAfterHydration(local, (view) =>
-    view.timeZone === undefined ? local : formatExact(at, view.timeZone),
-  );
+export function useExactTime(at: number): string | undefined {
+  const taken = useTakenOver();
+  return useMemo(() => (taken ? formatExact(at) : undefined), [taken, at]);
 }

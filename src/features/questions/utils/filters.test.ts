@@ -157,6 +157,11 @@ describe('search and sorting in the browser', () => {
     const tagged = [question({ tags: ['a', 'b'] }), question({ tags: ['b'] })];
     expect(facetValues(tagged, (q) => q.tags)).toEqual(['b', 'a']);
   });
+
+  it('offers values used as often alphabetically, whatever their case, in every locale', () => {
+    const tagged = [question({ tags: ['beta', 'Alpha', 'zeta', 'alpha', 'Beta'] })];
+    expect(facetValues(tagged, (q) => q.tags)).toEqual(['Alpha', 'alpha', 'Beta', 'beta', 'zeta']);
+  });
 });
 
 describe('the Resolved view and counts of what is shown', () => {

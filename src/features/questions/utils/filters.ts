@@ -97,6 +97,8 @@ function haystack(question: Question): string {
 }
 
 function searchWords(query: string): string[] {
+  // No search (the first render of most pages): no locale's rules asked for.
+  if (query.trim() === '') return [];
   return query.toLocaleLowerCase().split(/\s+/).filter(Boolean);
 }
 
@@ -111,8 +113,20 @@ export function matchesSearch(question: Question, query: string): boolean {
   return matchesWords(question, searchWords(query));
 }
 
+/**
+ * Alphabetical, by letter whatever its case, then by code unit: the same order in every browser
+ * and on the server, whatever their locale (localeCompare's order is the locale's: a server in one
+ * and a reviewer in another rendered the tag picker in two orders). It needs no locale data either.
+ */
+export function compareText(a: string, b: string): number {
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  if (x !== y) return x < y ? -1 : 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 export function compareNewest(a: Question, b: Question): number {
-  return (b.createdAt ?? 0) - (a.createdAt ?? 0) || a.id.localeCompare(b.id);
+  return (b.createdAt ?? 0) - (a.createdAt ?? 0) || compareText(a.id, b.id);
 }
 
 function compareExpiry(a: Question, b: Question): number {
@@ -205,6 +219,6 @@ export function facetValues(
     for (const value of pick(question)) counts.set(value, (counts.get(value) ?? 0) + 1);
   }
   return [...counts.entries()]
-    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .sort((a, b) => b[1] - a[1] || compareText(a[0], b[0]))
     .map(([value]) => value);
 }

@@ -18,6 +18,31 @@ describe('agent-written text as it is shown', () => {
     }
   });
 
+  it('cuts plain text where the grapheme rules would, a CR LF kept whole', () => {
+    expect(cutText(`${'a'.repeat(119)}\r\nrest`, 120)).toBe('a'.repeat(119));
+    expect(cutText(`${'a'.repeat(119)}\n\rrest`, 120)).toBe(`${'a'.repeat(119)}\n`);
+    const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+    const byRules = (text: string, max: number) => {
+      let end = 0;
+      for (const { index, segment } of graphemes.segment(text)) {
+        if (index + segment.length > max) break;
+        end = index + segment.length;
+      }
+      return text.slice(0, end);
+    };
+    const alphabet = 'ab \r\n\t~é\u0301😀';
+    let seed = 7;
+    for (let round = 0; round < 2000; round++) {
+      let text = '';
+      for (let index = 0; index < 12; index++) {
+        seed = (seed * 1103515245 + 12345) % 2 ** 31;
+        text += alphabet[seed % alphabet.length];
+      }
+      const max = 1 + (seed % (text.length - 1));
+      expect(cutText(text, max), JSON.stringify([text, max])).toBe(byRules(text, max));
+    }
+  });
+
   it('cuts a megabyte quickly, reading only near the cut', () => {
     const huge = '🙂'.repeat(500_000);
     expect(cutText(huge, 121)).toHaveLength(120);

@@ -17,6 +17,14 @@ const segmenter = () => {
  */
 export function cutText(text: string, max: number): string {
   if (text.length <= max) return text;
+  // Between two ASCII characters other than CR LF there is always a boundary (Unicode's grapheme
+  // rules join only non-ASCII marks, joiners, flags and the like): no segmenter, whose first use
+  // loads the browser's rules while the page is taken over.
+  const before = text.charCodeAt(max - 1);
+  const after = text.charCodeAt(max);
+  if (before < 0x80 && after < 0x80 && !(before === 0x0d && after === 0x0a)) {
+    return text.slice(0, max);
+  }
   // Only the part near the cut is segmented: the text may be megabytes long.
   const from = Math.max(0, max - 64);
   const near = text.slice(from, max + 64);

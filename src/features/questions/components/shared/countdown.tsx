@@ -44,7 +44,8 @@ export function Countdown({
 }) {
   const clock = useClock();
   const ref = useRef<HTMLSpanElement>(null);
-  const title = `Expires ${useExactTime(expiresAt)}`;
+  const exact = useExactTime(expiresAt);
+  const title = exact === undefined ? undefined : `Expires ${exact}`;
   // The server's reading where the page came with its first screen: what its HTML says, for the
   // browser to take over as it is, whenever this part of the page is taken over. A countdown
   // mounted later renders it too, and the layout effect below writes the live reading before the
