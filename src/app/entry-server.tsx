@@ -162,6 +162,7 @@ export async function renderFirstScreen(input: FirstScreenInput): Promise<FirstS
     now,
     offsets,
     config: JSON.stringify(config),
+    configText: loaded.text,
     parts: [...parts],
     embed: shell.embed,
     colorScheme: input.colorScheme,

@@ -125,7 +125,10 @@ async function showConfigError(url: string, failure: StartFailure) {
   }
 }
 
-void loadRuntimeConfig(new URL(document.baseURI), configFetch).then(async (result) => {
+const known = firstScreen?.configText
+  ? { text: firstScreen.configText, config: firstScreen.config }
+  : undefined;
+void loadRuntimeConfig(new URL(document.baseURI), configFetch, known).then(async (result) => {
   if (result.ok) {
     const apiRoot = apiRootUrl(result.config, result.baseUrl);
     let blocked = false;

@@ -45,11 +45,11 @@ export const configFetch: typeof fetch = (input, init) => {
   // Its body was read as it arrived (public/first-screen.js): a body read from here on would
   // wait a turn of the page's busy thread (10-30 ms as the app starts), this parses at once.
   return config.then((response) => {
+    const body = () =>
+      text.then((read) => (read === null ? Response.prototype.text.call(response) : read));
+    Object.defineProperty(response, 'text', { value: body });
     Object.defineProperty(response, 'json', {
-      value: () =>
-        text.then((body) =>
-          body === null ? Response.prototype.json.call(response) : JSON.parse(body),
-        ),
+      value: () => body().then((read: string) => JSON.parse(read)),
     });
     return response;
   });

@@ -70,7 +70,7 @@ const bilbySource = {
 
 /** The portal's services for `sources`, talking to the mocks over HTTP (MSW). */
 function servicesFor(sources: readonly object[]) {
-  const config = runtimeConfigSchema.parse({ sources });
+  const config = runtimeConfigSchema().parse({ sources });
   return createServices(config, new URL(`${TEST_ORIGIN}/`), { retries: false });
 }
 

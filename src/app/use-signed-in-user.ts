@@ -1,17 +1,20 @@
 import { useQuery } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import { useRuntimeConfig } from '@/config/runtime-config';
+import { lazySchema } from '@/lib/lazy-schema';
 
 // oauth2-proxy's /oauth2/userinfo shape, and the common OIDC names, all optional.
-const userInfoSchema = z.looseObject({
-  preferredUsername: z.nullish(z.string()),
-  preferred_username: z.nullish(z.string()),
-  name: z.nullish(z.string()),
-  user: z.nullish(z.string()),
-  email: z.nullish(z.string()),
-});
+const userInfoSchema = lazySchema(() =>
+  z.looseObject({
+    preferredUsername: z.nullish(z.string()),
+    preferred_username: z.nullish(z.string()),
+    name: z.nullish(z.string()),
+    user: z.nullish(z.string()),
+    email: z.nullish(z.string()),
+  }),
+);
 
-export function displayName(info: z.infer<typeof userInfoSchema>): string | null {
+export function displayName(info: z.infer<ReturnType<typeof userInfoSchema>>): string | null {
   return (
     info.preferredUsername ||
     info.preferred_username ||
@@ -39,7 +42,7 @@ export function useSignedInUser(): string | null {
         signal,
       });
       if (!response.ok) throw new Error(`user info answered HTTP ${response.status}`);
-      return displayName(userInfoSchema.parse(await response.json()));
+      return displayName(userInfoSchema().parse(await response.json()));
     },
   });
   return query.data ?? null;

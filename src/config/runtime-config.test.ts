@@ -151,6 +151,25 @@ describe('runtime config', () => {
       issues: [expect.stringContaining('pollIntervalMs')],
     });
   });
+
+  it('takes the settings a render read from the same text as they are, and reads other text anew', async () => {
+    const text = '{"pollIntervalMs": 5000}';
+    const read = await loadRuntimeConfig(base, respond(text));
+    if (!read.ok) throw new Error('config.json refused');
+    expect(read.text).toBe(text);
+    const known = { text, config: JSON.stringify(read.config) };
+    const again = await loadRuntimeConfig(base, respond(text), known);
+    expect(again).toEqual(read);
+    // No schema runs on the known text: what the render made of it is what the page gets.
+    const marked = { text, config: JSON.stringify({ ...read.config, pollIntervalMs: 7000 }) };
+    expect(await loadRuntimeConfig(base, respond(text), marked)).toMatchObject({
+      config: { pollIntervalMs: 7000 },
+    });
+    // config.json changed since: read, and checked, anew.
+    expect(
+      await loadRuntimeConfig(base, respond('{"pollIntervalMs": "fast"}'), known),
+    ).toMatchObject({ ok: false, issues: [expect.stringContaining('pollIntervalMs')] });
+  });
 });
 
 describe('the sign-in address', () => {

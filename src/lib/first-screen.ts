@@ -21,6 +21,8 @@ export interface FirstScreenState {
   offsets: Record<string, number>;
   /** config.json as the server read it: the browser takes the HTML over only if it reads the same. */
   config: string;
+  /** That file's text: the browser that reads the same text takes `config` as it is (no schema). */
+  configText?: string;
   /** The lazily loaded parts the server rendered: the browser loads them before it takes over. */
   parts: string[];
   embed: boolean;

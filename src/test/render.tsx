@@ -37,7 +37,11 @@ export function renderApp({
 }: RenderAppOptions = {}) {
   const mock = getMockApi({ seed });
   // Final actions go at once unless a test asks for their few seconds of undo (undoSeconds).
-  const config = runtimeConfigSchema.parse({ pollIntervalMs: 600_000, undoSeconds: 0, ...partial });
+  const config = runtimeConfigSchema().parse({
+    pollIntervalMs: 600_000,
+    undoSeconds: 0,
+    ...partial,
+  });
   const services = createServices(config, new URL(`${TEST_ORIGIN}/`), { retries: false });
   let location: Location | null = null;
   /** Where the portal is: `router.state.location`, as with a data router. */

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { lazySchema } from '@/lib/lazy-schema';
 
 export const questionStatuses = [
   'pending',
@@ -7,8 +8,8 @@ export const questionStatuses = [
   'superseded',
   'cancelled',
 ] as const;
-export const questionStatusSchema = z.enum(questionStatuses);
-export type QuestionStatus = z.infer<typeof questionStatusSchema>;
+export const questionStatusSchema = lazySchema(() => z.enum(questionStatuses));
+export type QuestionStatus = (typeof questionStatuses)[number];
 
 export const ASK_HUMAN = 'ask_human';
 export const NOT_APPLICABLE_ANSWER = 'User does not have information about this question.';

@@ -38,7 +38,7 @@ export const MAX_PAGES = 50;
 export const conversationSummarySchema = z.looseObject({
   id: z.string().check(z.minLength(1)),
   title: z.nullish(z.string()),
-  updatedAt: isoTimestamp,
+  updatedAt: isoTimestamp(),
   pendingQuestionCount: z.nullish(z.number()),
 });
 
@@ -58,7 +58,7 @@ export const bilbyQuestionSchema = z.looseObject({
 
 export const pendingCallSchema = z.looseObject({
   toolCallId: z.string().check(z.minLength(1)),
-  createdAt: isoTimestamp,
+  createdAt: isoTimestamp(),
   questions: z.array(bilbyQuestionSchema).check(z.minLength(1)),
 });
 export type PendingCall = z.infer<typeof pendingCallSchema>;
@@ -68,7 +68,7 @@ export const conversationDetailSchema = z.looseObject({
   title: z.nullish(z.string()),
   // Lenient: any status other than "running" lets answers through.
   status: z.nullish(z.string()),
-  updatedAt: isoTimestamp,
+  updatedAt: isoTimestamp(),
   pendingQuestions: z.array(z.unknown()),
 });
 export type ConversationDetail = z.infer<typeof conversationDetailSchema>;

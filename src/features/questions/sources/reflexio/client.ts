@@ -42,7 +42,7 @@ export function createReflexioSource(
     signal?: AbortSignal,
   ) {
     const data = await client.request(path, { method, body, signal });
-    return toQuestion(parseResponse(pendingToolCallSchema, data, { method, url: path }), origin);
+    return toQuestion(parseResponse(pendingToolCallSchema(), data, { method, url: path }), origin);
   }
 
   return {
@@ -50,7 +50,7 @@ export function createReflexioSource(
     label: origin.label,
     async list({ status, limit }, signal) {
       const data = await client.request(BASE, { query: { status, limit }, signal });
-      const parsed = parseResponse(pendingToolCallListSchema, data, { method: 'GET', url: BASE });
+      const parsed = parseResponse(pendingToolCallListSchema(), data, { method: 'GET', url: BASE });
       const list = parseQuestionList(parsed.pending_tool_calls ?? [], limit, origin);
       const version = copyVersion(parsed);
       return version === null ? list : { ...list, versions: { [origin.id]: version } };
@@ -69,19 +69,19 @@ export function createReflexioSource(
       record(
         callPath(id, 'resolve'),
         'POST',
-        resolveBodySchema.parse({ result, valid_for_seconds: validForSeconds }),
+        resolveBodySchema().parse({ result, valid_for_seconds: validForSeconds }),
       ),
     updateAnswer: async (id, { answer, validForSeconds }) =>
       record(
         callPath(id, 'answer'),
         'PATCH',
-        answerBodySchema.parse({ answer, valid_for_seconds: validForSeconds }),
+        answerBodySchema().parse({ answer, valid_for_seconds: validForSeconds }),
       ),
     markNotApplicable: async (id, { validForSeconds }) =>
       record(
         callPath(id, 'not_applicable'),
         'POST',
-        notApplicableBodySchema.parse({ valid_for_seconds: validForSeconds }),
+        notApplicableBodySchema().parse({ valid_for_seconds: validForSeconds }),
       ),
     cancel: (id) => record(callPath(id, 'cancel'), 'POST'),
   };

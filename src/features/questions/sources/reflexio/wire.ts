@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { capDepth } from '@/lib/bounded-json';
 import { createIntern, type Intern } from '@/lib/intern';
+import { lazySchema } from '@/lib/lazy-schema';
 import {
   ASK_HUMAN,
   type Question,
@@ -14,38 +15,41 @@ import { isoTimestamp } from '../iso-timestamp';
 // Reflexio's wire: what its pending tool calls API sends and takes, and how its records map to
 // the portal's own Question. Nothing outside this folder sees these names.
 
-const jsonObject = z.record(z.string(), z.unknown());
+const jsonObject = () => z.record(z.string(), z.unknown());
 
 /**
  * Reflexio's `PendingToolCallResponse`. Lenient where the API is: every field but `id` may be
- * missing or null, and unknown keys pass through.
+ * missing or null, and unknown keys pass through. Built at first use, like every schema the
+ * first screen does not need (a page the server drew reads its lists from the page).
  */
-export const pendingToolCallSchema = z.looseObject({
-  id: z.string().check(z.minLength(1)),
-  org_id: z.nullish(z.string()),
-  scope: z.nullish(jsonObject),
-  scope_hash: z.nullish(z.string()),
-  tool_name: z.nullish(z.string()),
-  dedup_key: z.nullish(z.string()),
-  status: z.nullish(questionStatusSchema),
-  question_text: z.nullish(z.string()),
-  user_id: z.nullish(z.string()),
-  args: z.nullish(jsonObject),
-  tags: z.nullish(z.array(z.string())),
-  answer_format: z.nullish(z.string()),
-  result: z.nullish(jsonObject),
-  superseded_by: z.nullish(z.string()),
-  created_at: isoTimestamp,
-  resolved_at: isoTimestamp,
-  expires_at: isoTimestamp,
-  cache_until: isoTimestamp,
-  valid_until: isoTimestamp,
-});
-type PendingToolCall = z.infer<typeof pendingToolCallSchema>;
+export const pendingToolCallSchema = lazySchema(() =>
+  z.looseObject({
+    id: z.string().check(z.minLength(1)),
+    org_id: z.nullish(z.string()),
+    scope: z.nullish(jsonObject()),
+    scope_hash: z.nullish(z.string()),
+    tool_name: z.nullish(z.string()),
+    dedup_key: z.nullish(z.string()),
+    status: z.nullish(questionStatusSchema()),
+    question_text: z.nullish(z.string()),
+    user_id: z.nullish(z.string()),
+    args: z.nullish(jsonObject()),
+    tags: z.nullish(z.array(z.string())),
+    answer_format: z.nullish(z.string()),
+    result: z.nullish(jsonObject()),
+    superseded_by: z.nullish(z.string()),
+    created_at: isoTimestamp(),
+    resolved_at: isoTimestamp(),
+    expires_at: isoTimestamp(),
+    cache_until: isoTimestamp(),
+    valid_until: isoTimestamp(),
+  }),
+);
+type PendingToolCall = z.infer<ReturnType<typeof pendingToolCallSchema>>;
 
-export const pendingToolCallListSchema = z.looseObject({
-  pending_tool_calls: z.nullish(z.array(z.unknown())),
-});
+export const pendingToolCallListSchema = lazySchema(() =>
+  z.looseObject({ pending_tool_calls: z.nullish(z.array(z.unknown())) }),
+);
 
 const asIs: Intern = { text: (value) => value, json: (value) => value };
 
@@ -95,7 +99,7 @@ export function parseQuestionList(
   const unreadable: UnreadableRecord[] = [];
   const intern = createIntern();
   items.forEach((item, index) => {
-    const parsed = pendingToolCallSchema.safeParse(item);
+    const parsed = pendingToolCallSchema().safeParse(item);
     if (parsed.success) {
       questions.push(toQuestion(parsed.data, source, intern));
       return;
@@ -113,16 +117,17 @@ export function parseQuestionList(
 }
 
 // What the portal sends: strict.
-const validForSecondsSchema = z.int().check(z.positive());
+const validForSeconds = () => z.optional(z.int().check(z.positive()));
 
-export const resolveBodySchema = z.strictObject({
-  result: jsonObject,
-  valid_for_seconds: z.optional(validForSecondsSchema),
-});
-export const answerBodySchema = z.strictObject({
-  answer: z.string().check(z.trim(), z.minLength(1)),
-  valid_for_seconds: z.optional(validForSecondsSchema),
-});
-export const notApplicableBodySchema = z.strictObject({
-  valid_for_seconds: z.optional(validForSecondsSchema),
-});
+export const resolveBodySchema = lazySchema(() =>
+  z.strictObject({ result: jsonObject(), valid_for_seconds: validForSeconds() }),
+);
+export const answerBodySchema = lazySchema(() =>
+  z.strictObject({
+    answer: z.string().check(z.trim(), z.minLength(1)),
+    valid_for_seconds: validForSeconds(),
+  }),
+);
+export const notApplicableBodySchema = lazySchema(() =>
+  z.strictObject({ valid_for_seconds: validForSeconds() }),
+);
