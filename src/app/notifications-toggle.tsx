@@ -4,7 +4,6 @@ import {
   desktopNotifications,
   useDesktopNotificationState,
 } from '@/lib/desktop-notifications';
-import { useAfterHydration } from '@/lib/first-screen';
 import classes from './app-layout.module.css';
 
 // What it says when pressed loads with the toasts' code, after the first screen: not in the header's.
@@ -19,12 +18,8 @@ export const BLOCKED_HELP =
  * when it is turned on; blocked by the browser, it says so and how to allow them.
  */
 export function NotificationsToggle() {
-  const store = desktopNotifications();
   // The server's render knows no browser: it draws the switch off, as most reviewers have it.
-  const state = useAfterHydration(
-    useDesktopNotificationState(store),
-    (): DesktopNotificationState => 'off',
-  );
+  const state = useDesktopNotificationState();
   if (state === 'unsupported') return null;
   const on = state === 'on';
   const blocked = state === 'blocked';
@@ -32,6 +27,7 @@ export function NotificationsToggle() {
     ? 'Desktop notifications: blocked by the browser'
     : `Desktop notifications: ${on ? 'on' : 'off'}`;
   const toggle = async () => {
+    const store = desktopNotifications();
     if (blocked) say('blocked');
     else if (on) store.turnOff();
     else say(await store.turnOn());

@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { useTakenOver } from './first-screen';
 
 /**
  * The reviewer's choice of desktop notifications and the browser's permission, as one state:
@@ -147,8 +148,20 @@ export function desktopNotifications(): DesktopNotifications {
   return shared;
 }
 
-export function useDesktopNotificationState(
-  notifications: DesktopNotifications = desktopNotifications(),
-): DesktopNotificationState {
-  return useSyncExternalStore(notifications.subscribe, notifications.state, notifications.state);
+const noSubscription = () => () => {};
+const off = (): DesktopNotificationState => 'off';
+
+/**
+ * The page's desktop notifications: off on a page the server draws (it knows no browser; most
+ * reviewers have them off) until the browser has taken that page over, where the page's instance
+ * is made only then: reading the browser's permission is a synchronous round trip to the browser
+ * process (2 ms and more) that the take-over need not wait for.
+ */
+export function useDesktopNotificationState(): DesktopNotificationState {
+  const notifications = useTakenOver() ? desktopNotifications() : null;
+  return useSyncExternalStore(
+    notifications?.subscribe ?? noSubscription,
+    notifications?.state ?? off,
+    notifications?.state ?? off,
+  );
 }

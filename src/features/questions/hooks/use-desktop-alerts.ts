@@ -64,8 +64,7 @@ const away = () => document.visibilityState === 'hidden' || !document.hasFocus()
  * While they are on, that tab keeps polling when hidden, every `notifyPollIntervalMs`.
  */
 export function useDesktopAlerts(pending: Question[] | undefined) {
-  const notifications = desktopNotifications();
-  const on = useDesktopNotificationState(notifications) === 'on';
+  const on = useDesktopNotificationState() === 'on';
   const poller = useSharedPoller();
   const leading = useLeading(poller);
   const { notifyPollIntervalMs } = useRuntimeConfig();
@@ -108,7 +107,7 @@ export function useDesktopAlerts(pending: Question[] | undefined) {
     memory.current = next;
     if (!alert) return;
     const { openId } = alert;
-    notifications.show({
+    desktopNotifications().show({
       title: alert.title,
       body: alert.body,
       // Where every tab tells (no Web Locks), the same alert replaces itself instead of stacking.
