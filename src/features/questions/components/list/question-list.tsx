@@ -13,6 +13,7 @@ import {
 } from 'react';
 import { useHref, useLocation, useNavigate } from 'react-router';
 import { QUESTIONS_PATH } from '@/config/routes';
+import { useTakenOver } from '@/lib/first-screen';
 import { markOnce } from '@/lib/perf-marks';
 import { useLatest } from '@/lib/use-latest';
 import type { Question, QuestionStatus } from '../../api/schemas';
@@ -344,8 +345,10 @@ function useShownRows(questions: Question[], first: number): Question[] {
 function LongList({ questions, renderRow, ref, compact }: RowsProps & { compact: boolean }) {
   const [loaded, setLoaded] = useState(loadedVirtualList);
   const [failed, setFailed] = useState(false);
+  // On a page the server drew, asked for once it is taken over: not among the take-over's effects.
+  const takenOver = useTakenOver();
   useEffect(() => {
-    if (loaded) return;
+    if (loaded || !takenOver) return;
     let live = true;
     const load = () =>
       loadVirtualList().then(
@@ -358,7 +361,7 @@ function LongList({ questions, renderRow, ref, compact }: RowsProps & { compact:
       live = false;
       window.removeEventListener('online', load);
     };
-  }, [loaded]);
+  }, [loaded, takenOver]);
   const rowHeight = ROW_HEIGHT_ESTIMATE[compact ? 'compact' : 'comfortable'];
   const firstRows = useFirstRenderRows(rowHeight);
   // The list shown now (the first rows, then the virtualized list), and a row to bring into view
