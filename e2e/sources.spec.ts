@@ -110,7 +110,10 @@ test('dismiss a Bilby question as not applicable', async ({ page, request, mock 
   await drawer(page).getByRole('button', { name: 'Not applicable' }).click();
   const confirm = page.getByRole('dialog', { name: 'Mark this question not applicable?' });
   await confirm.getByRole('button', { name: 'Mark not applicable' }).click();
-  await expect(page.getByText('Marked not applicable')).toBeVisible();
+  // The toast (the question's pane and its row say "Marked not applicable by …" too, a moment).
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'Marked not applicable' }).first(),
+  ).toBeVisible();
   const state = (await control(request, mock.tenant, 'bilby', 'GET', 'state')) as {
     conversations: { id: string; answered: { toolCallId: string; output: { status: string } }[] }[];
   };
@@ -207,9 +210,15 @@ test('a Vertesia conflict: answered elsewhere first, the reviewer is told and ke
       response: 'Answered in the Vertesia chat',
     },
   );
-  // Told on sending, or by the refresh that sees it first: either way in words, text kept.
-  await question.getByRole('button', { name: 'Answer', exact: true }).click();
-  await expect(question.getByText(/someone else/i).first()).toBeVisible();
+  // Told on sending, or by the refresh that sees it first (the Answer button then goes before it
+  // can be clicked): either way in words, text kept.
+  const told = question.getByText(/someone else/i).first();
+  const send = question
+    .getByRole('button', { name: 'Answer', exact: true })
+    .click()
+    .catch(() => {});
+  await Promise.race([send, told.waitFor()]);
+  await expect(told).toBeVisible();
   await expect(question.getByRole('textbox', { name: regionQuestion })).toHaveValue('us-east-2');
   await expect(question.getByRole('textbox', { name: ownerQuestion })).toHaveValue(
     'The Acme IT team',
