@@ -49,7 +49,8 @@ describe('initial download of the built portal', () => {
         if (code.includes('--mantine-color-scheme"')) mantineDefaults.push(asset.file);
       }
       // A page whose first screen the server rendered (one system, as the budget's page has):
-      // first-screen.js in place of prefetch.js.
+      // first-screen.js in place of prefetch.js, linked (the server writes it into the page when
+      // it can, server/render/inline-script.ts: then it is not a download of its own).
       const template = await readFile(path.join(outDir, 'index.html'), 'utf8');
       const page = withFirstScreen(template, {
         head: firstScreenHead(template, { config: JSON.stringify({ apiBaseUrl: 'api' }) }),

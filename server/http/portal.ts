@@ -89,7 +89,12 @@ export interface PortalOptions {
     template: string;
     /** Answers a request as the portal would (its own app's fetch). */
     portal: (request: Request) => Promise<Response>;
-  }) => Promise<{ head: string; rest: () => Promise<string> } | null>;
+  }) => Promise<{
+    head: string;
+    rest: () => Promise<string>;
+    /** Hashes (`'sha256-…'`) of the inline scripts the page may hold: its `script-src` names them. */
+    scriptHashes?: string[];
+  } | null>;
   /** Answers `/portal-api/…`, the portal server's own API (the audit trail's read side). */
   portalApi?: (request: Request, innerPath: string) => Promise<Response>;
   /** What `GET /readyz` reports (server/http/health.ts); without it, ready as soon as it answers. */
@@ -121,16 +126,17 @@ export function normalizeBasePath(value: string | undefined): string {
 /**
  * The pages' policy. `styleAttributes`: a page with its first screen rendered on the server holds
  * React's and Mantine's `style="…"` attributes in its HTML (the browser's own render sets the same
- * styles through the DOM, which the policy does not govern). Only attributes: no `<style>` element
- * and no script that is not a file of the portal.
+ * styles through the DOM, which the policy does not govern). Only attributes: no `<style>` element.
+ * `scriptHashes`: the one inline script such a page holds (first-screen.js, server/render/
+ * inline-script.ts), allowed by its hash; no other script that is not a file of the portal.
  */
 export function contentSecurityPolicy(
   frameAncestors = "'self'",
-  options: { styleAttributes?: boolean } = {},
+  options: { styleAttributes?: boolean; scriptHashes?: readonly string[] } = {},
 ): string {
   return [
     "default-src 'self'",
-    "script-src 'self'",
+    ["script-src 'self'", ...(options.scriptHashes ?? [])].join(' '),
     "style-src 'self'",
     ...(options.styleAttributes ? ["style-src-attr 'unsafe-inline'"] : []),
     "img-src 'self' data:",
@@ -399,9 +405,8 @@ export function createPortalApp(options: PortalOptions): Hono {
   };
 
   const renderFirstScreen = options.firstScreen;
-  const cspWithStyleAttributes = contentSecurityPolicy(options.frameAncestors, {
-    styleAttributes: true,
-  });
+  const renderedCsp = (scriptHashes: readonly string[] = []) =>
+    contentSecurityPolicy(options.frameAncestors, { styleAttributes: true, scriptHashes });
   const sendIndex = async (c: Context) => {
     const template = await renderIndex();
     const url = new URL(c.req.url);
@@ -418,7 +423,7 @@ export function createPortalApp(options: PortalOptions): Hono {
     const headers = {
       'Cache-Control': 'no-store',
       // No cache keeps it (no-store): the page holds the reviewer's own lists.
-      'Content-Security-Policy': page ? cspWithStyleAttributes : csp,
+      'Content-Security-Policy': page ? renderedCsp(page.scriptHashes) : csp,
     };
     if (!page) return c.html(template, 200, headers);
     // <head> at once: the browser fetches the app's stylesheet and code while the server renders.

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -187,6 +188,35 @@ describe('the first screen rendered on the server', () => {
     expect(broken).toContain('boot-message');
     expect(broken).not.toContain('first-screen.js');
     expect(broken.indexOf('prefetch.js')).toBeLessThan(broken.indexOf('</head>'));
+  });
+
+  it('writes first-screen.js into the page, allowed by its hash alone, and links one it cannot', async () => {
+    const distDir = dist();
+    const script = "(() => { window.__qiFirstScreen = 'inline'; })();";
+    writeFileSync(path.join(distDir, 'first-screen.js'), script);
+    const app = createPortalApp({
+      distDir,
+      mock: mock.app,
+      firstScreen: createFirstScreen({
+        ssrDir,
+        assetsDir: path.join(distDir, 'assets'),
+        mode: 'always',
+        log: () => {},
+      }),
+    });
+    const response = await page(app, '/questions', TENANT);
+    const hash = createHash('sha256').update(script).digest('base64');
+    const policy = response.headers.get('content-security-policy') ?? '';
+    expect(policy).toContain(`script-src 'self' 'sha256-${hash}';`);
+    expect(policy).not.toContain("unsafe-inline'; script");
+    const html = await response.text();
+    expect(html).toContain(`<script>${script}</script>`);
+    expect(html).not.toContain('src="./first-screen.js"');
+    // A text the HTML parser would end early (a rebuild made it so): linked, as without it.
+    writeFileSync(path.join(distDir, 'first-screen.js'), `${script}\n// </script>`);
+    const linked = await page(app, '/questions', TENANT);
+    expect(linked.headers.get('content-security-policy')).toContain("script-src 'self';");
+    expect(await linked.text()).toContain('<script src="./first-screen.js"></script>');
   });
 
   it('renders at most `maxConcurrent` pages at once; the rest get the page without rows', async () => {

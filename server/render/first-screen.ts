@@ -7,6 +7,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { PortalOptions } from '../http/portal';
+import { createInlineScript, type InlineScript } from './inline-script';
 import { firstScreenHead, type RenderedPage, splitPage } from './page-html';
 import { createPartPreloads, renderedParts } from './part-preloads';
 import { createPartStyles } from './part-styles';
@@ -114,6 +115,10 @@ export function createFirstScreen(options: FirstScreenOptions): FirstScreenRende
   const partPreloads = options.assetsDir
     ? createPartPreloads(path.dirname(options.assetsDir))
     : null;
+  // dist/first-screen.js, beside dist/assets/: written into the page (inline-script.ts).
+  const inlineScript = options.assetsDir
+    ? createInlineScript(path.join(path.dirname(options.assetsDir), 'first-screen.js'))
+    : async () => null;
   let running = 0;
   const said = new Map<string, number>();
   // One line per kind of problem a minute, not one per page view.
@@ -150,6 +155,7 @@ export function createFirstScreen(options: FirstScreenOptions): FirstScreenRende
     server: EntryServer,
     rendering: ReturnType<EntryServer['renderFirstScreen']>,
     template: string,
+    script: InlineScript | null,
   ): Promise<RenderedPage | null> => {
     try {
       const result = await rendering;
@@ -166,7 +172,7 @@ export function createFirstScreen(options: FirstScreenOptions): FirstScreenRende
         return null;
       }
       return {
-        head: firstScreenHead(template, result.state),
+        head: firstScreenHead(template, result.state, script?.tag),
         styles: [
           partStyles ? await partStyles(template, result.html) : '',
           (partPreloads && (await partPreloads(renderedParts(result.state)))) ?? '',
@@ -192,6 +198,7 @@ export function createFirstScreen(options: FirstScreenOptions): FirstScreenRende
     const colorScheme = scheme === 'dark' || scheme === 'light' ? scheme : null;
     const split = splitPage(template, colorScheme);
     if (!split) return null;
+    const script = await inlineScript();
     running += 1;
     let done: Promise<RenderedPage | null> = Promise.resolve(null);
     try {
@@ -234,11 +241,12 @@ export function createFirstScreen(options: FirstScreenOptions): FirstScreenRende
           return headGone;
         },
       });
-      done = finish(server, rendering, template);
+      done = finish(server, rendering, template, script);
       // Not for this page (another address, keys in the browser): the plain page as it is.
       if ((await Promise.race([start, done])) === null) return null;
       return {
         head: split.head,
+        scriptHashes: script ? [script.hash] : [],
         rest: () => {
           go();
           return done.then((page) => (page ? split.rendered(page) : split.plain));

@@ -116,11 +116,14 @@ export function sourcesCodePreloads(template: string, state: unknown): string[] 
     .map((file) => `<link rel="modulepreload" href="./${file}" />`);
 }
 
-/** What a page with its first screen has at the end of <head> in place of prefetch.js. */
-export function firstScreenHead(template: string, state: unknown): string {
+/**
+ * What a page with its first screen has at the end of <head> in place of prefetch.js.
+ * `script`: first-screen.js's own element, inline (inline-script.ts); without it, a link to it.
+ */
+export function firstScreenHead(template: string, state: unknown, script?: string): string {
   return [
     '<meta name="qi-first-screen" content="1" />',
-    '<script src="./first-screen.js"></script>',
+    script ?? '<script src="./first-screen.js"></script>',
     ...sourcesCodePreloads(template, state),
   ].join('\n    ');
 }
